@@ -1,0 +1,42 @@
+BIN       := bin/zylos-memory
+PREFIX    ?= $(HOME)/.local
+ZYLOS_DIR ?= $(HOME)/zylos
+# The main job `make run` starts after init.
+MAIN_JOB  ?= status
+FUZZTIME  ?= 10s
+
+.PHONY: build test bench run install lint fuzz clean
+
+build:
+	go build -o $(BIN) ./cmd/zylos-memory
+
+test:
+	go vet ./...
+	go test -timeout 30m ./...
+
+bench:
+	go test -run '^$$' -bench . -benchmem -timeout 30m ./...
+
+run: build
+	$(BIN) --zylos-dir "$(ZYLOS_DIR)" init
+	$(BIN) --zylos-dir "$(ZYLOS_DIR)" $(MAIN_JOB)
+
+install: build
+	install -d "$(PREFIX)/bin"
+	install -m 0755 $(BIN) "$(PREFIX)/bin/zylos-memory"
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	go vet ./...
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@for pkg in $$(go list ./...); do \
+	  for target in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$target"; \
+	    go test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// nowEnv fixes the clock for tests and reproducible runs (RFC 3339). It is
+// the only way the binary's notion of "now" can be changed.
+const nowEnv = "ZYLOS_MEMORY_NOW"
+
+// env is what a command takes from the process: the home it works on, the
+// clock, and the streams it reads and writes.
+type env struct {
+	layout tiers.Layout
+	now    func() time.Time
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func envFrom(c *cli.Context) (*env, error) {
+	dir := c.String("zylos-dir")
+	if dir == "" {
+		return nil, fmt.Errorf("--zylos-dir is empty")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("zylos dir %q: %w", dir, err)
+	}
+	now, err := clock()
+	if err != nil {
+		return nil, err
+	}
+	return &env{
+		layout: tiers.Layout{ZylosDir: abs},
+		now:    now,
+		stdin:  c.App.Reader,
+		stdout: c.App.Writer,
+		stderr: c.App.ErrWriter,
+	}, nil
+}
+
+func clock() (func() time.Time, error) {
+	fixed, ok := os.LookupEnv(nowEnv)
+	if !ok || fixed == "" {
+		return time.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, fixed)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%q: want RFC 3339 time: %w", nowEnv, fixed, err)
+	}
+	return func() time.Time { return t }, nil
+}
+
+// location is the timezone for dates and schedules (see tiers.Layout.Location).
+func (e *env) location() (*time.Location, error) { return e.layout.Location() }

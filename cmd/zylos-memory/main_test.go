@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func TestRunMapsErrorsToExitCodes(t *testing.T) {
+	register(&cli.Command{
+		Name:   "test-fail",
+		Hidden: true,
+		Action: func(*cli.Context) error { return cli.Exit("custom failure", 3) },
+	}, &cli.Command{
+		Name:   "test-panic",
+		Hidden: true,
+		Action: func(*cli.Context) error { panic("boom") },
+	})
+	tests := []struct {
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{[]string{"test-fail"}, 3, "custom failure\n"},
+		{[]string{"test-panic"}, 70, "zylos-memory: internal error: boom\n"},
+		{[]string{"--no-such-flag"}, 1, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"zylos-memory"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			if code != tt.wantCode {
+				t.Errorf("exit = %d, want %d", code, tt.wantCode)
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}

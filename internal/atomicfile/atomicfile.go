@@ -1,0 +1,114 @@
+// Package atomicfile writes files so that a reader, a concurrent writer or a
+// crash sees either the old content or the new one, never a torn mix.
+//
+// Every write in zylos-memory goes through WriteFile: a unique temp file in
+// the target's own directory (so rename never crosses a filesystem), write,
+// fsync, close, rename over the target, fsync the directory.
+package atomicfile
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// createTemp is a variable so tests can inject ENOSPC or a crash between
+// writing and renaming.
+var createTemp = os.CreateTemp
+
+// WriteFile atomically replaces path with data. perm applies when the file is
+// new; an existing file keeps its mode.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write atomically replaces path with what fill writes. If fill fails, the
+// target is left untouched and the temp file removed.
+func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if info, statErr := os.Stat(path); statErr == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("write %s: not a regular file", path)
+		}
+		perm = info.Mode().Perm()
+	}
+	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = fill(tmp); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return SyncDir(dir)
+}
+
+// SyncDir fsyncs a directory so that a rename or a new entry in it survives
+// a power loss.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync dir %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// CreateExclusive atomically creates path with data only if it does not exist
+// yet; it reports os.ErrExist (wrapped) otherwise. Used where a file must never
+// be overwritten, such as a seeded template or a rotation target.
+func CreateExclusive(path string, data []byte, perm os.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("create %s: sync: %w", path, err)
+	}
+	// A hard link fails with EEXIST instead of replacing, which rename cannot.
+	if err = os.Link(tmp.Name(), path); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return SyncDir(dir)
+}

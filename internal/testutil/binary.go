@@ -1,0 +1,145 @@
+package testutil
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// Binary builds cmd/zylos-memory once per test process and returns its path.
+// ZYLOS_MEMORY_BIN, when set, names a prebuilt binary to test instead.
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("ZYLOS_MEMORY_BIN"); p != "" {
+		return p
+	}
+	buildOnce.Do(func() {
+		root, err := moduleRoot()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "zylos-memory-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "zylos-memory")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/zylos-memory")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = errors.New("go build ./cmd/zylos-memory: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("cannot build the binary (run: go build -o bin/zylos-memory ./cmd/zylos-memory): %v", buildErr)
+	}
+	return binPath
+}
+
+func moduleRoot() (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above " + file)
+		}
+		dir = parent
+	}
+}
+
+// Result is what one run of the binary left behind.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Run is how a test runs the binary as a user would: a clean environment
+// with HOME and ZYLOS_DIR set, TZ=UTC and a fixed clock unless env
+// overrides them (entries "KEY=value"; "KEY=" removes KEY).
+type Run struct {
+	ZylosDir string
+	Home     string
+	Env      []string
+	Stdin    string
+	Dir      string
+	Timeout  time.Duration
+}
+
+// Exec runs the binary with args and returns its outputs and exit code.
+func (r Run) Exec(tb testing.TB, args ...string) Result {
+	tb.Helper()
+	timeout := r.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Binary(tb), args...)
+	cmd.Env = r.environ()
+	cmd.Dir = r.Dir
+	cmd.Stdin = strings.NewReader(r.Stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.Code = exit.ExitCode()
+	default:
+		tb.Fatalf("run zylos-memory %v: %v", args, err)
+	}
+	if ctx.Err() != nil {
+		tb.Fatalf("zylos-memory %v did not finish within %v", args, timeout)
+	}
+	return res
+}
+
+func (r Run) environ() []string {
+	home := r.Home
+	if home == "" && r.ZylosDir != "" {
+		home = filepath.Dir(r.ZylosDir)
+	}
+	env := map[string]string{
+		"PATH":             os.Getenv("PATH"),
+		"HOME":             home,
+		"TZ":               "UTC",
+		"ZYLOS_MEMORY_NOW": "2026-03-15T10:30:00Z",
+	}
+	if r.ZylosDir != "" {
+		env["ZYLOS_DIR"] = r.ZylosDir
+	}
+	for _, kv := range r.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if v == "" {
+			delete(env, k)
+		} else {
+			env[k] = v
+		}
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}

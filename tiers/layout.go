@@ -1,0 +1,46 @@
+package tiers
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// CoreSizeCap is the byte budget of core.md (seed 002: 3 KB).
+const CoreSizeCap = 3072
+
+// Layout names every path of a zylos home. It is a value: building one
+// touches no file.
+type Layout struct {
+	ZylosDir string
+}
+
+// DefaultZylosDir is $HOME/zylos, the root the Node scripts hard-code.
+func DefaultZylosDir() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "zylos"
+	}
+	return filepath.Join(home, "zylos")
+}
+
+func (l Layout) MemoryDir() string    { return filepath.Join(l.ZylosDir, "memory") }
+func (l Layout) CoreFile() string     { return filepath.Join(l.MemoryDir(), "core.md") }
+func (l Layout) ReferenceDir() string { return filepath.Join(l.MemoryDir(), "reference") }
+func (l Layout) SessionsDir() string  { return filepath.Join(l.MemoryDir(), "sessions") }
+func (l Layout) CurrentSession() string {
+	return filepath.Join(l.SessionsDir(), "current.md")
+}
+func (l Layout) ArchiveDir() string { return filepath.Join(l.MemoryDir(), "archive") }
+
+// RecordsDir is the default root of the structured JSON CUD layer.
+func (l Layout) RecordsDir() string { return filepath.Join(l.MemoryDir(), "records") }
+
+// StateDir holds the service's own state (scheduler DB, locks, reports); as
+// a dot-dir it is skipped by status and consolidation.
+func (l Layout) StateDir() string { return filepath.Join(l.MemoryDir(), ".state") }
+
+func (l Layout) C4DB() string         { return filepath.Join(l.ZylosDir, "comm-bridge", "c4.db") }
+func (l Layout) ClaudeDir() string    { return filepath.Join(l.ZylosDir, ".claude") }
+func (l Layout) SettingsFile() string { return filepath.Join(l.ClaudeDir(), "settings.local.json") }
+func (l Layout) SkillDir() string     { return filepath.Join(l.ClaudeDir(), "skills", "memory") }
+func (l Layout) EnvFile() string      { return filepath.Join(l.ZylosDir, ".env") }

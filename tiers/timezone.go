@@ -1,0 +1,57 @@
+package tiers
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Location resolves the timezone for dates and schedules: TZ in the
+// environment, else TZ= in $ZYLOS_DIR/.env, else the system's local zone.
+func (l Layout) Location() (*time.Location, error) {
+	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
+		return loadLocation(tz, "TZ")
+	}
+	data, err := os.ReadFile(l.EnvFile())
+	if err != nil {
+		return time.Local, nil
+	}
+	if tz := envFileValue(data, "TZ"); tz != "" {
+		return loadLocation(tz, l.EnvFile())
+	}
+	return time.Local, nil
+}
+
+func loadLocation(name, source string) (*time.Location, error) {
+	loc, err := time.LoadLocation(strings.TrimPrefix(name, ":"))
+	if err != nil {
+		return nil, fmt.Errorf("timezone %q from %s: %w", name, source, err)
+	}
+	return loc, nil
+}
+
+// envFileValue returns the value of key in a dotenv file: KEY=value lines,
+// optional "export ", optional single or double quotes, # comments.
+func envFileValue(data []byte, key string) string {
+	var value string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) != key {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		} else if i := strings.Index(v, " #"); i >= 0 {
+			v = strings.TrimSpace(v[:i])
+		}
+		value = v // the last assignment wins, as in a shell
+	}
+	return value
+}
