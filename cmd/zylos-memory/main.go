@@ -17,9 +17,18 @@ import (
 
 // commands is filled by each command file's init, so adding a command
 // touches only its own file.
-var commands []*cli.Command
+var (
+	commands    []*cli.Command
+	subcommands = map[string][]*cli.Command{}
+)
 
 func register(cmds ...*cli.Command) { commands = append(commands, cmds...) }
+
+// registerSub adds subcommands to the command named parent, so a command
+// tree can be spread over one file per subcommand.
+func registerSub(parent string, cmds ...*cli.Command) {
+	subcommands[parent] = append(subcommands[parent], cmds...)
+}
 
 func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
@@ -54,6 +63,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	cmds := append([]*cli.Command(nil), commands...)
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	for _, c := range cmds {
+		if subs := subcommands[c.Name]; len(subs) > 0 {
+			c.Subcommands = append(c.Subcommands, subs...)
+			sort.Slice(c.Subcommands, func(i, j int) bool { return c.Subcommands[i].Name < c.Subcommands[j].Name })
+			delete(subcommands, c.Name)
+		}
 		setUsageErrors(c)
 	}
 	return &cli.App{
