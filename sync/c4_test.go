@@ -1,0 +1,107 @@
+package c4sync
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+func TestSessionInitBranches(t *testing.T) {
+	tests := []struct {
+		name      string
+		rows      int
+		threshold int
+		summary   bool
+	}{
+		{"empty", 0, 30, true},
+		{"under", 3, 30, true},
+		{"at-threshold", 4, 4, false},
+		{"over", 8, 4, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := newDB(t)
+			if !tt.summary {
+				if _, err := db.sql.Exec(`UPDATE checkpoints SET summary = NULL`); err != nil {
+					t.Fatal(err)
+				}
+			}
+			addConversations(t, db, tt.rows)
+			got, err := db.SessionInit(tt.threshold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check, err := db.ThresholdCheck(tt.threshold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.Golden(t, "testdata/session-init-"+tt.name+".golden", []byte(got+"--- threshold-check\n"+check))
+		})
+	}
+}
+
+func TestUnsummarizedAfterCheckpoint(t *testing.T) {
+	db := newDB(t)
+	r, err := db.Unsummarized()
+	if err != nil || r.Count != 0 || r.Begin != nil {
+		t.Fatalf("empty: %+v %v", r, err)
+	}
+	addConversations(t, db, 10)
+	s := "done"
+	if _, err := db.CreateCheckpoint(4, &s); err != nil {
+		t.Fatal(err)
+	}
+	r, err = db.Unsummarized()
+	if err != nil || r.Count != 6 || *r.Begin != 5 || *r.End != 10 {
+		t.Fatalf("after checkpoint: %+v %v", r, err)
+	}
+	if _, err := db.CreateCheckpoint(3, nil); !errors.Is(err, ErrCheckpointRange) {
+		t.Fatalf("backwards checkpoint: %v", err)
+	}
+}
+
+func TestEnqueueAndPending(t *testing.T) {
+	db := newDB(t)
+	m := Message{Channel: "system", Content: "sync please", Priority: 1}
+	if ok, err := db.HasPending(m.Content); err != nil || ok {
+		t.Fatalf("pending before: %v %v", ok, err)
+	}
+	id, err := db.Enqueue(m)
+	if err != nil || id != 1 {
+		t.Fatalf("enqueue: %d %v", id, err)
+	}
+	if ok, err := db.HasPending(m.Content); err != nil || !ok {
+		t.Fatalf("pending after: %v %v", ok, err)
+	}
+	for _, bad := range []Message{{Channel: "", Content: "x", Priority: 1}, {Channel: "c", Priority: 1}, {Channel: "c", Content: "x", Priority: 4}} {
+		if _, err := db.Enqueue(bad); !errors.Is(err, ErrMessage) {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "corrupt.db")
+	os.WriteFile(corrupt, []byte(strings.Repeat("not a database ", 100)), 0o644)
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	tests := []struct{ path, want string }{
+		{filepath.Join(dir, "missing.db"), "c4 database not found"},
+		{corrupt, "corrupt or not a database"},
+		{empty, "no conversations/checkpoints tables"},
+	}
+	for _, tt := range tests {
+		_, err := Open(tt.path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Open(%s) = %v, want %q", filepath.Base(tt.path), err, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); !os.IsNotExist(err) {
+		t.Error("Open created a missing database")
+	}
+}

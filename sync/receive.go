@@ -1,0 +1,75 @@
+package c4sync
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Message is an inbound message to queue into C4.
+type Message struct {
+	Channel     string
+	Endpoint    string
+	Content     string
+	Priority    int
+	RequireIdle bool
+}
+
+// ErrMessage reports a message that cannot be queued.
+var ErrMessage = errors.New("invalid message")
+
+func (m Message) validate() error {
+	switch {
+	case m.Channel == "":
+		return fmt.Errorf("%w: channel is empty", ErrMessage)
+	case m.Content == "":
+		return fmt.Errorf("%w: content is empty", ErrMessage)
+	case m.Priority < 1 || m.Priority > 3:
+		return fmt.Errorf("%w: priority %d is not 1, 2 or 3", ErrMessage, m.Priority)
+	}
+	return nil
+}
+
+// Enqueue inserts m as a pending inbound conversation and returns its id.
+func (db *DB) Enqueue(m Message) (id int64, err error) {
+	if err := m.validate(); err != nil {
+		return 0, err
+	}
+	var endpoint any
+	if m.Endpoint != "" {
+		endpoint = m.Endpoint
+	}
+	idle := 0
+	if m.RequireIdle {
+		idle = 1
+	}
+	res, err := db.sql.Exec(`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content, status, priority, require_idle)
+ VALUES (?, 'in', ?, ?, ?, 'pending', ?, ?)`, sqliteTime(db.now()), m.Channel, endpoint, m.Content, m.Priority, idle)
+	if err != nil {
+		return 0, db.wrap("queue message", err)
+	}
+	id, err = res.LastInsertId()
+	if err != nil {
+		return 0, db.wrap("queue message", err)
+	}
+	return id, nil
+}
+
+// HasPending reports whether an inbound message with exactly this content
+// is still pending, so a periodic request is not queued twice.
+func (db *DB) HasPending(content string) (bool, error) {
+	var one int
+	err := db.sql.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM conversations WHERE status = 'pending' AND direction = 'in' AND content = ? LIMIT 1)`, content).Scan(&one)
+	if err != nil {
+		return false, db.wrap("find pending message", err)
+	}
+	return one > 0, nil
+}
+
+// QueuedLine is the answer of `c4 receive` for a queued message (no newline).
+func QueuedLine(id int64, m Message) string {
+	s := fmt.Sprintf("[C4] Message queued (id=%d, priority=%d", id, m.Priority)
+	if m.RequireIdle {
+		s += ", require_idle"
+	}
+	return s + ")"
+}
