@@ -1,0 +1,62 @@
+package triage
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// maxSnippetsPerCategory keeps the answer short whatever the transcript.
+const maxSnippetsPerCategory = 3
+
+// dataEntry is one category of the <triage_data> JSON the memory skill parses.
+type dataEntry struct {
+	Category    string  `json:"category"`
+	Score       float64 `json:"score"`
+	ContextFile string  `json:"context_file,omitempty"`
+}
+
+type triageData struct {
+	Categories     []dataEntry `json:"categories"`
+	ParallelConfig Parallel    `json:"parallel_config"`
+}
+
+// blockMessage is the stderr text that blocks the stop: what to save, how, and
+// the machine-readable <triage_data> block. contextFiles maps a category to
+// its context file; a category whose file could not be written has none.
+func blockMessage(hits []result, act activity, contextFiles map[string]string, p Parallel) string {
+	var b strings.Builder
+	b.WriteString("The following items should be saved as memories before stopping:\n\n")
+	data := triageData{ParallelConfig: p, Categories: []dataEntry{}}
+	for _, h := range hits {
+		fmt.Fprintf(&b, "- [%s] %s (score: %.2f)\n", h.Category, summary(h, act), h.Score)
+		data.Categories = append(data.Categories, dataEntry{
+			Category:    strings.ToLower(h.Category),
+			Score:       math.Round(h.Score*100) / 100,
+			ContextFile: contextFiles[h.Category],
+		})
+	}
+	b.WriteString("\nUse the memory skill to save each item: read its context file, check for an existing record " +
+		"with `zylos-memory records candidate`, then create or update it with `zylos-memory records write`.\n\n")
+	js, _ := json.Marshal(data) // plain strings, numbers and maps: cannot fail
+	fmt.Fprintf(&b, "<triage_data>\n%s\n</triage_data>\n", js)
+	return b.String()
+}
+
+func summary(h result, act activity) string {
+	if h.Category == SessionSummary {
+		return fmt.Sprintf("Session activity: %d tool uses, %d distinct tools, %d exchanges",
+			act.ToolUses, act.DistinctTools, act.Exchanges)
+	}
+	var parts []string
+	for _, s := range h.Snippets[:min(len(h.Snippets), maxSnippetsPerCategory)] {
+		if s = sanitizeSnippet(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return "Matched keywords in the conversation"
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,185 @@
+package triage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Exit codes of the Stop hook: 0 lets the agent stop, 2 blocks the stop and
+// hands stderr to the agent.
+const (
+	ExitAllow = 0
+	ExitBlock = 2
+)
+
+// DefaultTimeout bounds a run, well under the Stop hook's 30 s timeout.
+const DefaultTimeout = time.Second
+
+// maxStdin bounds the hook input; a Stop payload is a few hundred bytes.
+const maxStdin = 1 << 20
+
+// Options is what a run takes from its caller.
+type Options struct {
+	Config     Config           // the triage section of the records config
+	Home       string           // $HOME: transcripts must live under it or under /tmp
+	ContextDir string           // where context files go; "" means /tmp
+	Now        func() time.Time // clock; nil means time.Now
+	Timeout    time.Duration    // whole-run bound; 0 means DefaultTimeout
+}
+
+// Input is the part of the Stop hook payload triage reads.
+type Input struct {
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	StopHookActive bool   `json:"stop_hook_active"`
+}
+
+// Run is the Stop hook: it reads the payload from stdin and returns the
+// exit code. A block writes its message to stderr; everything else
+// (disabled, nothing to save, any error, the deadline) allows the stop,
+// with a one-line reason on stderr for errors.
+func Run(ctx context.Context, stdin io.Reader, stderr io.Writer, opts Options) int {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	done := make(chan outcome, 1)
+	go func() { done <- evaluate(ctx, stdin, opts) }()
+	select {
+	case out := <-done:
+		if out.err != nil {
+			fmt.Fprintf(stderr, "memory triage: %v (allowing stop)\n", out.err)
+			return ExitAllow
+		}
+		if out.message == "" {
+			return ExitAllow
+		}
+		io.WriteString(stderr, out.message)
+		return ExitBlock
+	case <-ctx.Done():
+		fmt.Fprintf(stderr, "memory triage: %v (allowing stop)\n", ctx.Err())
+		return ExitAllow
+	}
+}
+
+type outcome struct {
+	message string
+	err     error
+}
+
+func (o Options) withDefaults() Options {
+	if o.ContextDir == "" {
+		o.ContextDir = "/tmp"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Config.Thresholds == nil {
+		o.Config = DefaultConfig()
+	}
+	return o
+}
+
+// ParseInput decodes the first JSON value of r. It does not wait for EOF:
+// Claude Code may keep stdin open after writing the payload.
+func ParseInput(r io.Reader) (Input, error) {
+	var in Input
+	if err := json.NewDecoder(io.LimitReader(r, maxStdin)).Decode(&in); err != nil {
+		return Input{}, fmt.Errorf("read hook input: %w", err)
+	}
+	return in, nil
+}
+
+// errSkip ends a run quietly: nothing wrong, nothing to do.
+var errSkip = errors.New("skip")
+
+func evaluate(ctx context.Context, stdin io.Reader, opts Options) outcome {
+	msg, err := decide(ctx, stdin, opts)
+	if errors.Is(err, errSkip) {
+		return outcome{}
+	}
+	return outcome{message: msg, err: err}
+}
+
+func decide(ctx context.Context, stdin io.Reader, opts Options) (string, error) {
+	if !opts.Config.Enabled {
+		return "", errSkip
+	}
+	in, err := ParseInput(stdin)
+	if err != nil {
+		return "", err
+	}
+	if in.TranscriptPath == "" || in.StopHookActive {
+		return "", errSkip
+	}
+	cwd := in.Cwd
+	if cwd == "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return "", fmt.Errorf("working directory: %w", err)
+		}
+	}
+	now := opts.Now()
+	flag := StopFlag(cwd)
+	if consumeFreshFlag(flag, now) {
+		return "", errSkip
+	}
+	path, err := confine(in.TranscriptPath, opts.Home)
+	if err != nil {
+		return "", err
+	}
+	msgs, err := readTail(path, opts.Config.MaxMessages)
+	if err != nil {
+		return "", err
+	}
+	lines, act := digest(msgs)
+	hits := scoreAll(lines, act, opts.Config.Thresholds)
+	if len(hits) == 0 || ctx.Err() != nil {
+		return "", errSkip
+	}
+	files := map[string]string{}
+	for _, h := range hits {
+		// A missing context file costs the agent detail, not the save.
+		if p, err := writeContext(opts.ContextDir, h, lines, act); err == nil {
+			files[h.Category] = p
+		}
+	}
+	if err := writeFlag(flag, now); err != nil {
+		return "", fmt.Errorf("write stop flag: %w", err)
+	}
+	return blockMessage(hits, act, files, opts.Config.Parallel), nil
+}
+
+// confine resolves every symlink of path and accepts it only under /tmp or
+// home, so a crafted payload cannot make the hook read (and quote back)
+// any file on the machine.
+func confine(path, home string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
+	}
+	for _, root := range []string{"/tmp", home} {
+		if root == "" || !filepath.IsAbs(root) {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
+		}
+		if strings.HasPrefix(real, strings.TrimSuffix(root, "/")+"/") {
+			return real, nil
+		}
+	}
+	return "", fmt.Errorf("transcript %s is outside /tmp and $HOME", real)
+}
