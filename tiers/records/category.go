@@ -1,0 +1,51 @@
+package records
+
+import "strings"
+
+// Categories lists every record category in index order.
+var Categories = []string{
+	"session_summary", "decision", "runbook", "constraint", "tech_debt", "preference", "project",
+}
+
+// folders maps each category to its folder under the root (seed 003,
+// plus "projects" for project records).
+var folders = map[string]string{
+	"session_summary": "sessions",
+	"decision":        "decisions",
+	"runbook":         "runbooks",
+	"constraint":      "constraints",
+	"tech_debt":       "tech-debt",
+	"preference":      "preferences",
+	"project":         "projects",
+}
+
+// ValidCategory reports whether c is a known category name.
+func ValidCategory(c string) bool {
+	_, ok := folders[c]
+	return ok
+}
+
+// Folder is the folder name of category c, or "" if c is unknown.
+func Folder(c string) string { return folders[c] }
+
+// CategoryOfFolder is the category stored in folder f, or "".
+func CategoryOfFolder(f string) string {
+	for c, d := range folders {
+		if d == f {
+			return c
+		}
+	}
+	return ""
+}
+
+// Display is the upper-case form used in index lines: DECISION, TECH_DEBT.
+func Display(c string) string { return strings.ToUpper(c) }
+
+// CategoryOfDisplay maps an index line's DISPLAY name back to its category.
+func CategoryOfDisplay(d string) string {
+	c := strings.ToLower(d)
+	if ValidCategory(c) {
+		return c
+	}
+	return ""
+}

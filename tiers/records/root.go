@@ -1,0 +1,123 @@
+package records
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// pluginMarker is the directory pair that marks a plugin-style root inside
+// a target path (seed 003: "scans target path for .claude/memory").
+var pluginMarker = []string{".claude", "memory"}
+
+// ResolveRoot picks the records root: the explicit --root if given, else
+// the .claude/memory directory a target lies under, else def (normally
+// $ZYLOS_DIR/memory/records). The answer is absolute and clean.
+func ResolveRoot(explicit, target, def string) (string, error) {
+	root := def
+	switch {
+	case explicit != "":
+		root = explicit
+	case target != "":
+		if r, ok := markedRoot(target); ok {
+			root = r
+		}
+	}
+	if root == "" {
+		return "", fmt.Errorf("no records root: give --root")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("records root %q: %w", root, err)
+	}
+	return abs, nil
+}
+
+// markedRoot returns the prefix of target ending in .claude/memory.
+func markedRoot(target string) (string, bool) {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(target)), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == pluginMarker[0] && parts[i+1] == pluginMarker[1] {
+			return filepath.FromSlash(strings.Join(parts[:i+2], "/")), true
+		}
+	}
+	return "", false
+}
+
+// Base is the directory index paths are relative to: the root's
+// grandparent (the project for .claude/memory, $ZYLOS_DIR for the
+// default memory/records).
+func Base(root string) string { return filepath.Dir(filepath.Dir(root)) }
+
+// IndexPath is the path of abs as written in index.md and in answers.
+func IndexPath(root, abs string) string {
+	rel, err := filepath.Rel(Base(root), abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Locate turns a user-given or index path into an absolute path confined
+// to root. Relative paths are read from Base(root), or from root itself
+// when they start with a category folder ("decisions/x.json"). Any path
+// that leaves root, lexically or through a symlink, is refused.
+func Locate(root, p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("empty path")
+	}
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		if part == ".." {
+			return "", fmt.Errorf("path %q contains '..'", p)
+		}
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
+		if CategoryOfFolder(first) != "" {
+			abs = filepath.Join(root, p)
+		} else {
+			abs = filepath.Join(Base(root), p)
+		}
+	}
+	abs = filepath.Clean(abs)
+	if !within(root, abs) {
+		return "", fmt.Errorf("path %q is outside the records root %s", p, root)
+	}
+	if err := noSymlinkOut(root, abs); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// noSymlinkOut refuses a path whose existing part resolves outside root,
+// and a final component that is itself a symlink.
+func noSymlinkOut(root, abs string) error {
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("path %q is a symlink", abs)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil // root not created yet: nothing under it can be a link
+	}
+	dir := filepath.Dir(abs)
+	for {
+		real, err := filepath.EvalSymlinks(dir)
+		if err == nil {
+			if real != realRoot && !within(realRoot, real) {
+				return fmt.Errorf("path %q leaves the records root through a symlink", abs)
+			}
+			return nil
+		}
+		if dir == root || dir == filepath.Dir(dir) {
+			return nil
+		}
+		dir = filepath.Dir(dir)
+	}
+}
