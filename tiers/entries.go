@@ -1,0 +1,174 @@
+package tiers
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// Entry is one unit of memory inside a tier file: a decision, a project, a
+// preference, a session line, a core.md section or a generic reference
+// entry. File and Line (1-based) cite it as "File#LLine".
+type Entry struct {
+	File  string    `json:"file"`
+	Line  int       `json:"line"`
+	Kind  EntryKind `json:"kind"`
+	Title string    `json:"title"`
+	// Date is the entry's date (heading, Updated/Added field or session
+	// header plus HH:MM), zero when it has none or it is invalid.
+	Date   time.Time         `json:"date,omitzero"`
+	Fields map[string]string `json:"fields,omitempty"`
+	// Text is the entry's markdown as written (heading included); for a
+	// session line, the text after "**HH:MM** - ".
+	Text string `json:"text"`
+	// Section is the enclosing higher-level heading, such as "Active" or
+	// "Completed" in projects.md.
+	Section string `json:"section,omitempty"`
+	// Problem is empty for a well-formed entry, else why it is malformed.
+	Problem string `json:"problem,omitempty"`
+
+	start, end int // byte range [start, end) of the entry in its file
+}
+
+// Status is the entry's status word in lower case ("superseded by X" reads
+// as "superseded"); a project without a Status field takes it from its
+// "## Active" / "## Completed" section.
+func (e Entry) Status() string {
+	if v, ok := e.Fields["Status"]; ok {
+		word, _, _ := strings.Cut(strings.TrimSpace(v), " ")
+		return strings.ToLower(strings.Trim(word, "*_`.,;"))
+	}
+	if e.Kind == KindProject {
+		switch s := strings.ToLower(e.Section); s {
+		case "active", "completed":
+			return s
+		}
+	}
+	return ""
+}
+
+// mdParser is shared: a goldmark parser keeps no state between Parse calls.
+var mdParser = goldmark.DefaultParser()
+
+// ParseFile reads and parses one tier file; entries carry path as File.
+func ParseFile(path string) ([]Entry, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read entries: %w", err)
+	}
+	return ParseEntries(path, src), nil
+}
+
+// ParseEntries parses src, the content of the tier file name, into entries
+// in source order. The entry format follows from the file name (see
+// kindOf). It never fails: what does not fit the format is either ignored
+// (free text) or returned with Problem set.
+func ParseEntries(name string, src []byte) []Entry {
+	kind := kindOf(name)
+	if kind == kindNone {
+		return nil
+	}
+	p := &entryParser{file: name, src: src, kind: kind, lines: lineStarts(src)}
+	doc := mdParser.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	if kind == KindSessionLine {
+		return p.sessionLines(doc)
+	}
+	return p.headingEntries(doc)
+}
+
+type entryParser struct {
+	file  string
+	src   []byte
+	kind  EntryKind
+	lines []int // byte offset where each line starts
+}
+
+// headingEntries cuts the document at the headings of the entry level:
+// each entry runs from its heading's line to the next heading of the same
+// or a higher level. Higher headings name the section.
+func (p *entryParser) headingEntries(doc ast.Node) []Entry {
+	level := p.kind.entryLevel()
+	var out []Entry
+	var cur *Entry
+	section := ""
+	closeEntry := func(end int) {
+		if cur != nil {
+			cur.end = end
+			out = append(out, p.finish(*cur))
+			cur = nil
+		}
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level > level {
+			if cur != nil {
+				p.collectFields(cur, n)
+			}
+			continue
+		}
+		start := p.lineStart(n.Pos())
+		closeEntry(start)
+		if h.Level < level {
+			section = p.headingText(h)
+			continue
+		}
+		cur = &Entry{
+			File: p.file, Line: p.lineOf(start), Kind: p.kind,
+			Title: p.headingText(h), Section: section, start: start,
+		}
+	}
+	closeEntry(len(p.src))
+	return out
+}
+
+// headingText is the heading's inline source, so markdown in a title
+// (`code`, links) stays as written.
+func (p *entryParser) headingText(h *ast.Heading) string {
+	var b strings.Builder
+	for i := 0; i < h.Lines().Len(); i++ {
+		seg := h.Lines().At(i)
+		b.Write(seg.Value(p.src))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// lineStarts indexes the start of every line; "\r\n" ends a line too.
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineOf is the 1-based line holding byte offset pos.
+func (p *entryParser) lineOf(pos int) int {
+	return sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > pos })
+}
+
+// lineStart is the offset of the start of the line holding pos.
+func (p *entryParser) lineStart(pos int) int {
+	if pos < 0 {
+		return 0
+	}
+	return p.lines[p.lineOf(pos)-1]
+}
+
+// lineEnd is the offset just past the line holding pos, before its newline.
+func (p *entryParser) lineEnd(pos int) int {
+	i := p.lineOf(pos)
+	if i < len(p.lines) {
+		return p.lines[i] - 1
+	}
+	return len(p.src)
+}

@@ -1,0 +1,174 @@
+package tiers
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// collectFields reads "- **Name:** value" list items of a block that belongs
+// to e. Only the first level counts: nested items are part of a value's
+// explanation, not fields of the entry.
+func (p *entryParser) collectFields(e *Entry, block ast.Node) {
+	list, ok := block.(*ast.List)
+	if !ok {
+		return
+	}
+	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
+		name, value, ok := p.field(item.FirstChild())
+		if !ok {
+			continue
+		}
+		if e.Fields == nil {
+			e.Fields = map[string]string{}
+		}
+		if _, dup := e.Fields[name]; dup {
+			e.Problem = joinProblems(e.Problem, fmt.Sprintf("field %s given twice", name))
+			continue
+		}
+		e.Fields[name] = value
+	}
+}
+
+// field recognises a text block that starts with bold text naming a field:
+// "**Status:** active" or "**Status**: active".
+func (p *entryParser) field(block ast.Node) (name, value string, ok bool) {
+	if block == nil || block.Lines().Len() == 0 {
+		return "", "", false
+	}
+	em, ok := block.FirstChild().(*ast.Emphasis)
+	if !ok || em.Level != 2 {
+		return "", "", false
+	}
+	name = inlineText(em, p.src)
+	first := block.Lines().At(0)
+	rest := p.src[min(emphasisEnd(em, p.src), first.Stop):first.Stop]
+	parts := []string{strings.TrimSpace(string(rest))}
+	for i := 1; i < block.Lines().Len(); i++ {
+		seg := block.Lines().At(i)
+		parts = append(parts, strings.TrimSpace(string(seg.Value(p.src))))
+	}
+	value = strings.TrimSpace(strings.Join(parts, " "))
+	switch {
+	case strings.HasSuffix(name, ":"):
+		name = strings.TrimSuffix(name, ":")
+	case strings.HasPrefix(value, ":"):
+		value = strings.TrimSpace(value[1:])
+	default:
+		return "", "", false
+	}
+	name = strings.TrimSpace(name)
+	return name, value, name != ""
+}
+
+// emphasisEnd is the offset just past the closing delimiter of em.
+func emphasisEnd(em *ast.Emphasis, src []byte) int {
+	end := em.Pos()
+	ast.Walk(em, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := n.(*ast.Text); ok && entering {
+			end = max(end, t.Segment.Stop)
+		}
+		return ast.WalkContinue, nil
+	})
+	return min(end+em.Level, len(src))
+}
+
+// inlineText is the plain text of an inline node and its descendants.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := n.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// datedTitle reads a decision heading "[YYYY-MM-DD] Title".
+var datedTitle = regexp.MustCompile(`^\[([^\]]*)\]\s*(.*)$`)
+
+// finish fills Text, Title and Date of a heading entry and says what is
+// wrong with it, if anything.
+func (p *entryParser) finish(e Entry) Entry {
+	e.Text = strings.TrimRight(string(p.src[e.start:e.end]), " \t\r\n")
+	problems := []string{e.Problem}
+	if !utf8.ValidString(e.Text) {
+		problems = append(problems, "invalid UTF-8")
+	}
+	if e.Title == "" {
+		problems = append(problems, "empty heading")
+	}
+	problems = append(problems, p.dateProblem(&e))
+	problems = append(problems, fieldProblems(e)...)
+	e.Problem = joinProblems(problems...)
+	return e
+}
+
+// dateProblem sets e.Date from the heading (decisions) or the kind's date
+// field, and reports a missing or impossible date.
+func (p *entryParser) dateProblem(e *Entry) string {
+	var raw, where string
+	switch {
+	case e.Kind == KindDecision:
+		m := datedTitle.FindStringSubmatch(e.Title)
+		if m == nil {
+			return "heading lacks a [YYYY-MM-DD] date"
+		}
+		raw, where, e.Title = m[1], "heading", strings.TrimSpace(m[2])
+	case e.Kind.dateField() != "":
+		var ok bool
+		if raw, ok = e.Fields[e.Kind.dateField()]; !ok {
+			return "" // a missing field is reported with the other fields
+		}
+		where = e.Kind.dateField()
+	default:
+		return ""
+	}
+	d, err := time.Parse(dateLayout, strings.TrimSpace(raw))
+	if err != nil {
+		return fmt.Sprintf("invalid %s date %q (want YYYY-MM-DD)", where, raw)
+	}
+	e.Date = d
+	return ""
+}
+
+// fieldProblems reports missing required fields and unknown statuses.
+func fieldProblems(e Entry) []string {
+	var out []string
+	if len(e.Fields) == 0 && len(e.Kind.requiredFields()) > 0 {
+		return []string{"no fields under the heading"}
+	}
+	for _, f := range e.Kind.requiredFields() {
+		if _, ok := e.Fields[f]; !ok && !(f == "Status" && e.Status() != "") {
+			out = append(out, "missing field "+f)
+		}
+	}
+	known := e.Kind.knownStatuses()
+	if s := e.Status(); s != "" && len(known) > 0 && !slices.Contains(known, s) {
+		out = append(out, fmt.Sprintf("unknown status %q (want %s)", s, strings.Join(known, "|")))
+	}
+	return out
+}
+
+// joinProblems joins the non-empty problems into one line.
+func joinProblems(problems ...string) string {
+	var kept []string
+	for _, p := range problems {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "; ")
+}

@@ -1,0 +1,99 @@
+package tiers
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// EntryKind says which format of seed 002 section 2.2 an entry follows.
+type EntryKind string
+
+const (
+	KindDecision    EntryKind = "decision"   // ### [YYYY-MM-DD] Title + Decision/Context/Status
+	KindProject     EntryKind = "project"    // ### Name + Status/Updated/Notes
+	KindPreference  EntryKind = "preference" // ### Name + Value/Source/Added
+	KindSessionLine EntryKind = "session"    // **HH:MM** - text
+	KindCoreSection EntryKind = "core"       // ## Section of core.md
+	KindGeneric     EntryKind = "generic"    // ### Title in any other reference file
+	kindNone        EntryKind = ""           // file holds no entries of ours
+)
+
+const (
+	dateLayout = "2006-01-02" // every date in the tier files
+	timeLayout = "15:04"      // the HH:MM of a session line
+)
+
+// sessionName matches a rotated session log: YYYY-MM-DD.md, or with the
+// -N suffix rotation gives a colliding target.
+var sessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(-\d+)?\.md$`)
+
+// kindOf picks the entry format from a tier file's name. Archive files keep
+// the format of the file they came from (decisions-2025.md is a decision log).
+func kindOf(name string) EntryKind {
+	base := filepath.Base(name)
+	dir := filepath.Base(filepath.Dir(name))
+	if !strings.HasSuffix(base, ".md") {
+		return kindNone
+	}
+	switch {
+	case base == "core.md":
+		return KindCoreSection
+	case strings.HasPrefix(base, "decisions"):
+		return KindDecision
+	case strings.HasPrefix(base, "projects"):
+		return KindProject
+	case strings.HasPrefix(base, "preferences"):
+		return KindPreference
+	case dir == "sessions", sessionName.MatchString(base):
+		return KindSessionLine
+	}
+	return KindGeneric
+}
+
+// entryLevel is the heading level that starts an entry of kind; 0 means
+// entries are not headings (session lines).
+func (k EntryKind) entryLevel() int {
+	switch k {
+	case KindCoreSection:
+		return 2
+	case KindSessionLine, kindNone:
+		return 0
+	}
+	return 3
+}
+
+// requiredFields are the fields an entry must have to be acted upon.
+func (k EntryKind) requiredFields() []string {
+	switch k {
+	case KindDecision:
+		return []string{"Decision", "Status"}
+	case KindProject:
+		return []string{"Status", "Updated"}
+	case KindPreference:
+		return []string{"Value"}
+	}
+	return nil
+}
+
+// knownStatuses lists the Status values seed 002 defines per kind.
+func (k EntryKind) knownStatuses() []string {
+	switch k {
+	case KindDecision:
+		return []string{"active", "superseded", "archived"}
+	case KindProject:
+		return []string{"active", "completed", "blocked", "planned"}
+	}
+	return nil
+}
+
+// dateField is the field holding an entry's date, when the heading has none.
+func (k EntryKind) dateField() string {
+	switch k {
+	case KindProject:
+		return "Updated"
+	case KindPreference:
+		return "Added"
+	}
+	return ""
+}
