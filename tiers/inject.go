@@ -1,0 +1,152 @@
+package tiers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+)
+
+// ContextLimit is how many characters of a hook's additionalContext Claude
+// Code keeps; CapContext cuts below it so nothing is dropped silently.
+const ContextLimit = 10000
+
+const (
+	coreHeader = "=== CORE MEMORY (loaded at session start) ===\n\n"
+	noCoreText = "=== CORE MEMORY ===\n\nNo core.md found at ~/zylos/memory/core.md. This may be a fresh install. Read memory files to initialize."
+)
+
+// Inject output formats.
+const (
+	FormatV2     = "v2"     // {"additionalContext":...}, as session-start-inject.js
+	FormatClaude = "claude" // the current SessionStart hook answer, capped
+	FormatText   = "text"   // the context as plain text
+)
+
+// CoreContext is the additionalContext text session-start-inject.js builds:
+// core.md verbatim under a header, or the fresh-install notice when core.md
+// is missing or empty. Invalid UTF-8 becomes U+FFFD as Node decodes it.
+func CoreContext(l Layout) (string, error) {
+	data, err := os.ReadFile(l.CoreFile())
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return noCoreText, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read core memory: %w", err)
+	}
+	if len(data) == 0 {
+		return noCoreText, nil
+	}
+	return coreHeader + nodeString(data), nil
+}
+
+// WriteInject prints the core memory context in format (FormatV2,
+// FormatClaude or FormatText), one line of JSON for the JSON formats.
+func WriteInject(w io.Writer, l Layout, format string) error {
+	text, err := CoreContext(l)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	switch format {
+	case FormatV2:
+		out = jsonLine(`{"additionalContext":`, text, "}")
+	case FormatClaude:
+		text = CapContextFor(text, ContextLimit, "Read the rest with the Read tool: "+l.CoreFile()+".")
+		out = jsonLine(`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":`, text, "}}")
+	case FormatText:
+		out = []byte(text)
+		if !strings.HasSuffix(text, "\n") {
+			out = append(out, '\n')
+		}
+	default:
+		return fmt.Errorf("unknown format %q (want %s, %s or %s)", format, FormatV2, FormatClaude, FormatText)
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("write context: %w", err)
+	}
+	return nil
+}
+
+// jsonLine is console.log(JSON.stringify(obj)) for an object whose only
+// string value is text, between the JSON before and after it.
+func jsonLine(before, text, after string) []byte {
+	out := make([]byte, 0, len(before)+len(text)+len(text)/16+len(after)+4)
+	out = append(out, before...)
+	out = appendJSONString(out, text)
+	out = append(out, after...)
+	return append(out, '\n')
+}
+
+// CapContext cuts text to at most limit characters (UTF-16 code units, as
+// Claude Code counts them) on a line boundary and ends it with a marker that
+// says how much was cut. Text within the limit is returned unchanged.
+func CapContext(text string, limit int) string {
+	return CapContextFor(text, limit, "Read the source file for the full text.")
+}
+
+// CapContextFor is CapContext with readMore, a sentence telling the reader
+// where the rest is, appended to the marker.
+func CapContextFor(text string, limit int, readMore string) string {
+	total := jsLength(text)
+	if total <= limit {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	// The marker's numbers only shrink as more is kept, so its length with
+	// the largest numbers bounds every marker we may print.
+	budget := limit - jsLength(capMarker(len(lines), len(lines), total, limit, readMore))
+	var kept strings.Builder
+	used, keptLines := 0, 0
+	for _, line := range lines {
+		n := jsLength(line)
+		if used+n > budget {
+			break
+		}
+		kept.WriteString(line)
+		used += n
+		keptLines++
+	}
+	if keptLines == 0 && budget > 1 {
+		// One line longer than the cap: cut it on a rune boundary instead.
+		kept.WriteString(cutRunes(lines[0], budget-1))
+		kept.WriteByte('\n')
+	}
+	if s := kept.String(); s != "" && !strings.HasSuffix(s, "\n") {
+		kept.WriteByte('\n')
+	}
+	shown := kept.String()
+	marker := capMarker(len(lines)-keptLines, len(lines), total-jsLength(shown), limit, readMore)
+	if budget < 1 {
+		return cutRunes(marker, limit)
+	}
+	return shown + marker
+}
+
+func capMarker(cutLines, lines, cutChars, limit int, readMore string) string {
+	return fmt.Sprintf("[... truncated: the last %d of %d lines (%d characters) were cut to fit the %d-character context limit. %s]",
+		cutLines, lines, cutChars, limit, readMore)
+}
+
+// cutRunes returns the longest prefix of s of at most n UTF-16 code units
+// that ends on a rune boundary.
+func cutRunes(s string, n int) string {
+	used := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if used+w > n {
+			return s[:i]
+		}
+		used += w
+	}
+	return s
+}

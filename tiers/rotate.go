@@ -1,0 +1,165 @@
+package tiers
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+)
+
+const sessionHeaderPrefix = "# Session Log: "
+
+// maxRotationSuffix bounds the -1, -2, ... search for a free rotation target.
+const maxRotationSuffix = 10000
+
+// Rotate does what rotate-session.js does: when sessions/current.md carries
+// a date header other than today's, it moves to sessions/DATE.md and a fresh
+// current.md is created. now must already be in the chosen location. Unlike
+// the Node script it never loses a file: a header-less current.md is kept
+// under its modification date, an existing target gets a -N suffix, a
+// symlink or directory current.md is refused, and every write is atomic.
+// The messages are the lines the Node script prints.
+func Rotate(l Layout, now time.Time) (messages []string, err error) {
+	dir := l.SessionsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create sessions dir: %w", err)
+	}
+	unlock, err := lockFile(filepath.Join(l.StateDir(), "locks", "rotate.lock"))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	today := now.Format("2006-01-02")
+	current := l.CurrentSession()
+	info, err := os.Lstat(current)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("rotate session: %w", err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("rotate session: %s is a symlink; replace it with a regular file (nothing was changed)", current)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("rotate session: %s is not a regular file; move it aside (nothing was changed)", current)
+	default:
+		msg, done, err := rotateCurrent(current, info, now)
+		if err != nil {
+			return nil, err
+		}
+		if msg != "" {
+			messages = append(messages, msg)
+		}
+		if done {
+			return messages, nil
+		}
+	}
+	if err := atomicfile.WriteFile(current, []byte(sessionHeaderPrefix+today+"\n\n"), 0o644); err != nil {
+		return messages, fmt.Errorf("create current session: %w", err)
+	}
+	return append(messages, "Created fresh current.md for "+today), nil
+}
+
+// rotateCurrent moves an existing current.md aside unless it is today's
+// (done = true: leave it). An empty header-less file has nothing to keep.
+func rotateCurrent(current string, info fs.FileInfo, now time.Time) (msg string, done bool, err error) {
+	data, err := os.ReadFile(current)
+	if err != nil {
+		return "", false, fmt.Errorf("rotate session: %w", err)
+	}
+	today := now.Format("2006-01-02")
+	date, ok := SessionDate(string(data))
+	switch {
+	case ok && date == today:
+		return "No rotation needed (same day).", true, nil
+	case ok:
+		target, err := moveAside(current, date)
+		if err != nil {
+			return "", false, err
+		}
+		return "Rotated: current.md -> " + filepath.Base(target), false, nil
+	case len(data) == 0:
+		return "", false, nil
+	}
+	mdate := info.ModTime().In(now.Location()).Format("2006-01-02")
+	target, err := moveAside(current, mdate)
+	if err != nil {
+		return "", false, err
+	}
+	return "Rotated: current.md -> " + filepath.Base(target) + " (no date header; named by its modification date)", false, nil
+}
+
+// SessionDate finds the first "# Session Log: YYYY-MM-DD" at the start of a
+// line, as /^# Session Log: (\d{4}-\d{2}-\d{2})/m does in JavaScript (lines
+// end at \n, \r, U+2028 or U+2029). The date is not validated: the Node
+// script rotates "2026-13-45" to 2026-13-45.md, and so do we.
+func SessionDate(content string) (string, bool) {
+	for off := 0; ; {
+		i := strings.Index(content[off:], sessionHeaderPrefix)
+		if i < 0 {
+			return "", false
+		}
+		i += off
+		end := i + len(sessionHeaderPrefix)
+		if atLineStart(content, i) && end+10 <= len(content) && isDateName(content[end:end+10]) {
+			return content[end : end+10], true
+		}
+		off = i + 1
+	}
+}
+
+func atLineStart(s string, i int) bool {
+	if i == 0 || s[i-1] == '\n' || s[i-1] == '\r' {
+		return true
+	}
+	return strings.HasSuffix(s[:i], "\u2028") || strings.HasSuffix(s[:i], "\u2029")
+}
+
+// moveAside renames current to DATE.md in its directory, or DATE-1.md,
+// DATE-2.md, ... when taken. A hard link cannot replace an existing file,
+// so no earlier log is ever clobbered.
+func moveAside(current, date string) (string, error) {
+	dir := filepath.Dir(current)
+	for n := 0; n < maxRotationSuffix; n++ {
+		name := date + ".md"
+		if n > 0 {
+			name = date + "-" + strconv.Itoa(n) + ".md"
+		}
+		target := filepath.Join(dir, name)
+		err := os.Link(current, target)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("rotate session to %s: %w", name, err)
+		}
+		if err := os.Remove(current); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("rotate session: %w", err)
+		}
+		return target, atomicfile.SyncDir(dir)
+	}
+	return "", fmt.Errorf("rotate session: %s.md and %d numbered copies exist", date, maxRotationSuffix)
+}
+
+// lockFile takes an exclusive advisory lock on path, so two rotations (the
+// scheduler and a manual run) never race; the returned func releases it.
+func lockFile(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create lock dir: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}
