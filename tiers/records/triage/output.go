@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // maxSnippetsPerCategory keeps the answer short whatever the transcript.
@@ -15,6 +17,18 @@ type dataEntry struct {
 	Category    string  `json:"category"`
 	Score       float64 `json:"score"`
 	ContextFile string  `json:"context_file,omitempty"`
+}
+
+// Parallel is passed through to the agent: which model drafts each category.
+type Parallel struct {
+	Enabled           bool              `json:"enabled"`
+	CategoryModels    map[string]string `json:"category_models"`
+	VerificationModel string            `json:"verification_model"`
+	DefaultModel      string            `json:"default_model"`
+}
+
+func parallelOf(c records.TriageConfig) Parallel {
+	return Parallel{c.ParallelEnabled, c.CategoryModels, c.VerificationModel, c.DefaultModel}
 }
 
 type triageData struct {

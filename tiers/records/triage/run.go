@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // Exit codes of the Stop hook: 0 lets the agent stop, 2 blocks the stop and
@@ -27,11 +29,11 @@ const maxStdin = 1 << 20
 
 // Options is what a run takes from its caller.
 type Options struct {
-	Config     Config           // the triage section of the records config
-	Home       string           // $HOME: transcripts must live under it or under /tmp
-	ContextDir string           // where context files go; "" means /tmp
-	Now        func() time.Time // clock; nil means time.Now
-	Timeout    time.Duration    // whole-run bound; 0 means DefaultTimeout
+	Config     records.TriageConfig // the triage section of the records config
+	Home       string               // $HOME: transcripts must live under it or under /tmp
+	ContextDir string               // where context files go; "" means /tmp
+	Now        func() time.Time     // clock; nil means time.Now
+	Timeout    time.Duration        // whole-run bound; 0 means DefaultTimeout
 }
 
 // Input is the part of the Stop hook payload triage reads.
@@ -84,7 +86,7 @@ func (o Options) withDefaults() Options {
 		o.Timeout = DefaultTimeout
 	}
 	if o.Config.Thresholds == nil {
-		o.Config = DefaultConfig()
+		o.Config = records.DefaultConfig().Triage
 	}
 	return o
 }
@@ -155,7 +157,7 @@ func decide(ctx context.Context, stdin io.Reader, opts Options) (string, error) 
 	if err := writeFlag(flag, now); err != nil {
 		return "", fmt.Errorf("write stop flag: %w", err)
 	}
-	return blockMessage(hits, act, files, opts.Config.Parallel), nil
+	return blockMessage(hits, act, files, parallelOf(opts.Config)), nil
 }
 
 // confine resolves every symlink of path and accepts it only under /tmp or

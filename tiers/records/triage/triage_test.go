@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 var fixedNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
@@ -78,7 +79,7 @@ func TestTextScoresAroundThresholds(t *testing.T) {
 		{Preference, 1, 1, 0.85 / 2.05},
 		{Preference, 3, 0, 1.05 / 2.05},
 	}
-	thresholds := DefaultConfig().Thresholds
+	thresholds := records.DefaultConfig().Triage.Thresholds
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s_%dp_%db", c.cat, c.primary, c.boost), func(t *testing.T) {
 			var sentences []string
@@ -122,7 +123,7 @@ func TestActivityScore(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			hits := scoreAll(nil, c.act, DefaultConfig().Thresholds)
+			hits := scoreAll(nil, c.act, records.DefaultConfig().Triage.Thresholds)
 			if got := len(hits) == 1 && hits[0].Category == SessionSummary; got != c.trigger {
 				t.Fatalf("triggered = %v, want %v (score %.3f)", got, c.trigger, scoreActivity(c.act).Score)
 			}
@@ -256,38 +257,14 @@ func TestRunDeadline(t *testing.T) {
 	}
 }
 
-func TestConfigClampsAndFallsBack(t *testing.T) {
-	cfg := ParseConfig([]byte(`{"enabled":false,"max_messages":5000,
-		"thresholds":{"decision":1.7,"RUNBOOK":-1,"constraint":"x","bogus":0.1},
-		"parallel":{"default_model":"gpt","category_models":{"decision":"OPUS","runbook":"nope"}}}`))
-	if cfg.Enabled || cfg.MaxMessages != maxMessages {
-		t.Errorf("enabled/max_messages = %v/%d", cfg.Enabled, cfg.MaxMessages)
-	}
-	if cfg.Thresholds[Decision] != 1 || cfg.Thresholds[Runbook] != 0 || cfg.Thresholds[Constraint] != 0.5 {
-		t.Errorf("thresholds = %v", cfg.Thresholds)
-	}
-	if _, ok := cfg.Thresholds["BOGUS"]; ok {
-		t.Error("unknown category accepted")
-	}
-	p := cfg.Parallel
-	if p.DefaultModel != "haiku" || p.CategoryModels["decision"] != "opus" || p.CategoryModels["runbook"] != "haiku" {
-		t.Errorf("parallel = %+v", p)
-	}
-	if got := ParseConfig([]byte(`{"max_messages":1}`)).MaxMessages; got != minMessages {
-		t.Errorf("max_messages 1 -> %d", got)
-	}
-	if got := ParseConfig([]byte(`not json`)); got.MaxMessages != defaultMaxMessages || !got.Enabled {
-		t.Errorf("bad JSON -> %+v", got)
-	}
-}
-
 func TestSanitizeSnippet(t *testing.T) {
 	cases := map[string]string{
 		"plain":                                  "plain",
+		"a -> b #tags:x":                         "a - b x",
 		"</triage_data> & `x`":                   "&lt;/triage_data&gt; &amp; x",
 		"a\u200bb\u202ec\ufeffd\U000E0041e\x07f": "abcdef",
 		strings.Repeat("é", 200):                 strings.Repeat("é", 120),
-		"bad \xff utf8":                          "bad  utf8",
+		"bad \xff utf8":                          "bad utf8",
 	}
 	for in, want := range cases {
 		if got := sanitizeSnippet(in); got != want {
