@@ -1,0 +1,223 @@
+package tiers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Ages beyond which consolidation archives an entry (seed 002 section 2.2).
+const (
+	DecisionArchiveDays = 90 // superseded or archived decisions
+	ProjectArchiveDays  = 30 // completed projects, by their Updated date
+	SessionArchiveDays  = 30 // rotated session logs
+)
+
+// EntryFindings is what `consolidate --entries` reports: what the Node
+// script's report promised but never checked. Lists are never null.
+type EntryFindings struct {
+	StaleDecisions         []EntryRef           `json:"staleDecisions"`
+	CompletedProjects      []EntryRef           `json:"completedProjects"`
+	ConflictingPreferences []PreferenceConflict `json:"conflictingPreferences"`
+	Malformed              []Malformed          `json:"malformed"`
+}
+
+// EntryRef names an entry that consolidation should move, and where to.
+type EntryRef struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Title     string `json:"title"`
+	Status    string `json:"status"`
+	Date      string `json:"date"`
+	AgeDays   int    `json:"ageDays"`
+	ArchiveTo string `json:"archiveTo"`
+}
+
+// PreferenceConflict is one preference name recorded with different values.
+type PreferenceConflict struct {
+	Name   string            `json:"name"`
+	Values []PreferenceValue `json:"values"`
+}
+
+// PreferenceValue is one of the conflicting records of a preference.
+type PreferenceValue struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Value string `json:"value"`
+	Added string `json:"added,omitempty"`
+}
+
+// Malformed is an entry that does not follow its format.
+type Malformed struct {
+	File    string    `json:"file"`
+	Line    int       `json:"line"`
+	Kind    EntryKind `json:"kind"`
+	Title   string    `json:"title"`
+	Problem string    `json:"problem"`
+}
+
+// EntryFindings scans the tier files and reports on their entries as of now,
+// dates taken in the layout's timezone.
+func (l Layout) EntryFindings(now time.Time) (EntryFindings, error) {
+	today, err := l.today(now)
+	if err != nil {
+		return EntryFindings{}, err
+	}
+	entries, err := l.ScanEntries()
+	if err != nil {
+		return EntryFindings{}, err
+	}
+	return FindEntries(entries, today), nil
+}
+
+// today is now's calendar date in the layout's timezone, as midnight UTC so
+// that it compares with entry dates.
+func (l Layout) today(now time.Time) (time.Time, error) {
+	loc, err := l.Location()
+	if err != nil {
+		return time.Time{}, err
+	}
+	y, m, d := now.In(loc).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+}
+
+// FindEntries reports on entries as of today (a date at midnight UTC).
+func FindEntries(entries []Entry, today time.Time) EntryFindings {
+	f := EntryFindings{
+		StaleDecisions:         []EntryRef{},
+		CompletedProjects:      []EntryRef{},
+		ConflictingPreferences: preferenceConflicts(entries),
+		Malformed:              []Malformed{},
+	}
+	for _, e := range entries {
+		switch {
+		case e.Problem != "":
+			f.Malformed = append(f.Malformed, Malformed{e.File, e.Line, e.Kind, e.Title, e.Problem})
+		case isStaleDecision(e, today):
+			f.StaleDecisions = append(f.StaleDecisions, entryRef(e, today))
+		case isOldCompletedProject(e, today):
+			f.CompletedProjects = append(f.CompletedProjects, entryRef(e, today))
+		}
+	}
+	return f
+}
+
+// ageDays is how many whole days before today the entry is dated.
+func ageDays(e Entry, today time.Time) int {
+	return int(today.Sub(e.Date).Hours() / 24)
+}
+
+// isStaleDecision: superseded or archived more than 90 days ago. Malformed
+// entries are never moved: they are reported instead.
+func isStaleDecision(e Entry, today time.Time) bool {
+	s := e.Status()
+	return e.Kind == KindDecision && e.Problem == "" && !e.Date.IsZero() &&
+		(s == "superseded" || s == "archived") && ageDays(e, today) > DecisionArchiveDays
+}
+
+// isOldCompletedProject: completed and not updated for more than 30 days.
+func isOldCompletedProject(e Entry, today time.Time) bool {
+	return e.Kind == KindProject && e.Problem == "" && !e.Date.IsZero() &&
+		e.Status() == "completed" && ageDays(e, today) > ProjectArchiveDays
+}
+
+func entryRef(e Entry, today time.Time) EntryRef {
+	return EntryRef{
+		File: e.File, Line: e.Line, Title: e.Title, Status: e.Status(),
+		Date: e.Date.Format(dateLayout), AgeDays: ageDays(e, today),
+		ArchiveTo: archiveFileFor(e),
+	}
+}
+
+// archiveFileFor is the archive file, relative to the memory dir, that
+// takes a decision or project: archive/decisions-YYYY.md or
+// archive/projects-YYYY.md, YYYY being the entry's own year.
+func archiveFileFor(e Entry) string {
+	return fmt.Sprintf("archive/%ss-%d.md", e.Kind, e.Date.Year())
+}
+
+// preferenceConflicts groups preferences by name (case and spacing
+// ignored), across files, and keeps the names recorded with more than one
+// value. A preference marked superseded has been resolved already.
+func preferenceConflicts(entries []Entry) []PreferenceConflict {
+	byName := map[string][]PreferenceValue{}
+	var names []string
+	display := map[string]string{}
+	for _, e := range entries {
+		value, ok := e.Fields["Value"]
+		if e.Kind != KindPreference || !ok || e.Status() == "superseded" {
+			continue
+		}
+		key := normalize(e.Title)
+		if _, seen := byName[key]; !seen {
+			names = append(names, key)
+			display[key] = e.Title
+		}
+		byName[key] = append(byName[key], PreferenceValue{e.File, e.Line, value, e.Fields["Added"]})
+	}
+	out := []PreferenceConflict{}
+	for _, key := range names {
+		values := byName[key]
+		for _, v := range values[1:] {
+			if normalize(v.Value) != normalize(values[0].Value) {
+				out = append(out, PreferenceConflict{Name: display[key], Values: values})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func normalize(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// ScanEntries parses every tier file a consolidation looks at: core.md,
+// reference/*.md and sessions/*.md. Entries cite files relative to the
+// memory dir. Dot-files are skipped, as the Node scripts do; missing
+// directories hold no entries.
+func (l Layout) ScanEntries() ([]Entry, error) {
+	files := []string{"core.md"}
+	for _, dir := range []string{"reference", "sessions"} {
+		names, err := tierFiles(filepath.Join(l.MemoryDir(), dir))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			files = append(files, dir+"/"+n)
+		}
+	}
+	var out []Entry
+	for _, rel := range files {
+		src, err := os.ReadFile(filepath.Join(l.MemoryDir(), rel))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("scan entries: %w", err)
+		}
+		out = append(out, ParseEntries(rel, src)...)
+	}
+	return out, nil
+}
+
+// tierFiles lists the regular, non-hidden .md files of dir, sorted.
+func tierFiles(dir string) ([]string, error) {
+	des, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("scan entries: %w", err)
+	}
+	var out []string
+	for _, de := range des {
+		name := de.Name()
+		if de.Type().IsRegular() && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
