@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "init",
+		Usage: "create the memory home: dirs, templates, today's session log, skill files (idempotent)",
+		Flags: []cli.Flag{&cli.BoolFlag{
+			Name:  "force",
+			Usage: "replace templates and skill files that differ, after saving a copy under memory/.state/backups/",
+		}},
+		Action: func(c *cli.Context) error {
+			e, err := envFrom(c)
+			if err != nil {
+				return err
+			}
+			return runInit(e, c.Bool("force"))
+		},
+	})
+}
+
+// runInit is a list of steps, each printing what it did; a step that fails
+// stops the list.
+func runInit(e *env, force bool) error {
+	loc, err := e.location()
+	if err != nil {
+		return err
+	}
+	report, err := tiers.Init(e.layout, e.now().In(loc), force)
+	for _, line := range report.Lines() {
+		fmt.Fprintln(e.stdout, line)
+	}
+	if err != nil {
+		return fmt.Errorf("init memory: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package tiers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/templates"
+)
+
+// InitReport says what Init did, each path relative to the zylos home.
+type InitReport struct {
+	Created  []string
+	Replaced []Replacement // only with force, and only when the content differed
+	Kept     []string      // already there and left alone
+}
+
+// Replacement is a file init --force rewrote and where the old one went.
+type Replacement struct {
+	Path, Backup string
+}
+
+// Changed reports whether Init touched anything.
+func (r InitReport) Changed() bool { return len(r.Created)+len(r.Replaced) > 0 }
+
+// Lines is the report as printed by `zylos-memory init`.
+func (r InitReport) Lines() []string {
+	var lines []string
+	for _, p := range r.Created {
+		lines = append(lines, "created "+p)
+	}
+	for _, p := range r.Replaced {
+		lines = append(lines, fmt.Sprintf("replaced %s (old copy: %s)", p.Path, p.Backup))
+	}
+	if !r.Changed() {
+		return append(lines, fmt.Sprintf("memory already initialised: nothing changed (%d files kept)", len(r.Kept)))
+	}
+	if len(r.Kept) > 0 {
+		lines = append(lines, fmt.Sprintf("kept %d existing files", len(r.Kept)))
+	}
+	return lines
+}
+
+// seed is one embedded template and where init installs it.
+type seed struct {
+	template string
+	target   func(Layout) string
+}
+
+var seeds = []seed{
+	{"memory/core.md", Layout.CoreFile},
+	{"memory/reference/decisions.md", func(l Layout) string { return filepath.Join(l.ReferenceDir(), "decisions.md") }},
+	{"memory/reference/projects.md", func(l Layout) string { return filepath.Join(l.ReferenceDir(), "projects.md") }},
+	{"memory/reference/preferences.md", func(l Layout) string { return filepath.Join(l.ReferenceDir(), "preferences.md") }},
+	{"skill/SKILL.md", func(l Layout) string { return filepath.Join(l.SkillDir(), "SKILL.md") }},
+	{"skill/CLAUDE.md", func(l Layout) string { return filepath.Join(l.SkillDir(), "CLAUDE.md") }},
+}
+
+// Init creates the memory directories, seeds the templates and today's
+// session log, and installs the memory skill files. An existing file is
+// never overwritten, except a template or skill file with force, and then
+// only after a copy was saved under memory/.state/backups/. Today's
+// current.md is never replaced. now must be in the chosen location.
+func Init(l Layout, now time.Time, force bool) (InitReport, error) {
+	var r InitReport
+	for _, dir := range []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()} {
+		if err := r.makeDir(l, dir); err != nil {
+			return r, err
+		}
+	}
+	for _, s := range seeds {
+		data, err := fs.ReadFile(templates.FS, s.template)
+		if err != nil {
+			return r, fmt.Errorf("read template %s: %w", s.template, err)
+		}
+		if err := r.install(l, s.target(l), data, force, now); err != nil {
+			return r, err
+		}
+	}
+	header := []byte(sessionHeaderPrefix + now.Format("2006-01-02") + "\n\n")
+	return r, r.install(l, l.CurrentSession(), header, false, now)
+}
+
+func (r *InitReport) makeDir(l Layout, dir string) error {
+	if info, err := os.Stat(dir); err == nil && info.IsDir() {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	r.Created = append(r.Created, l.rel(dir)+"/")
+	return nil
+}
+
+// install creates path with data, or with force replaces a differing file
+// after backing it up.
+func (r *InitReport) install(l Layout, path string, data []byte, force bool, now time.Time) error {
+	err := atomicfile.CreateExclusive(path, data, 0o644)
+	if err == nil {
+		r.Created = append(r.Created, l.rel(path))
+		return nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if !force {
+		r.Kept = append(r.Kept, l.rel(path))
+		return nil
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("back up %s: %w", path, err)
+	}
+	if bytes.Equal(old, data) {
+		r.Kept = append(r.Kept, l.rel(path))
+		return nil
+	}
+	backup, err := l.backUp(path, old, now)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	r.Replaced = append(r.Replaced, Replacement{Path: l.rel(path), Backup: l.rel(backup)})
+	return nil
+}
+
+// backUp saves data under memory/.state/backups/ with the file's relative
+// path and a timestamp, never overwriting an earlier backup.
+func (l Layout) backUp(path string, data []byte, now time.Time) (string, error) {
+	base := filepath.Join(l.StateDir(), "backups", l.rel(path)+"."+now.Format("20060102T150405"))
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", fmt.Errorf("back up %s: %w", path, err)
+	}
+	for n := 0; n < maxRotationSuffix; n++ {
+		target := base
+		if n > 0 {
+			target = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := atomicfile.CreateExclusive(target, data, 0o644)
+		if err == nil {
+			return target, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("back up %s: %w", path, err)
+		}
+	}
+	return "", fmt.Errorf("back up %s: too many backups", path)
+}
+
+// rel is path relative to the zylos home, for messages.
+func (l Layout) rel(path string) string {
+	if r, err := filepath.Rel(l.ZylosDir, path); err == nil {
+		return r
+	}
+	return path
+}
