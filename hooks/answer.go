@@ -1,0 +1,31 @@
+package hooks
+
+// Answer is what an entry point tells Claude Code: JSON on stdout, a
+// message on stderr, and the exit status (2 blocks, for Stop).
+type Answer struct {
+	Output  any
+	Message string
+	Code    int
+}
+
+// ContextLimit is Claude Code's cap on injected context, in characters.
+// Entry points keep their text strictly below it.
+const ContextLimit = 10000
+
+type contextOutput struct {
+	HookSpecificOutput contextSpecific `json:"hookSpecificOutput"`
+}
+
+type contextSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// ContextAnswer injects text as additionalContext for event. Empty text is
+// no answer at all, which Claude Code reads as "nothing to add".
+func ContextAnswer(event, text string) Answer {
+	if text == "" {
+		return Answer{}
+	}
+	return Answer{Output: contextOutput{contextSpecific{event, text}}}
+}

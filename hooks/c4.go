@@ -1,0 +1,40 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// c4SessionInit is the C4 part of the session-start context. A home without
+// a C4 database simply has no C4 part.
+func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
+	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
+		return db.SessionInit(c4sync.DefaultThreshold)
+	})
+}
+
+// c4Trigger is the `[Action Required]` sync trigger, or "" when the
+// unsummarized conversations are not over the threshold.
+func c4Trigger(ctx context.Context, l tiers.Layout) (string, error) {
+	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
+		return db.ThresholdCheck(c4sync.DefaultThreshold)
+	})
+}
+
+func withC4(ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (string, error)) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	db, err := c4sync.Open(l.C4DB())
+	if errors.Is(err, c4sync.ErrNoDB) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	return fn(db)
+}

@@ -1,0 +1,78 @@
+package hooks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// recordHeader starts one conversation record of the C4 session-init text:
+// `[2026-03-15 10:30:00] IN (telegram:42):`.
+var recordHeader = regexp.MustCompile(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (IN|OUT) \(`)
+
+const (
+	recentHeading  = "[Recent Conversations]"
+	triggerPrefix  = "[Action Required]"
+	readC4Sentence = "Read them with: zylos-memory c4 unsummarized, then zylos-memory c4 fetch --begin <id> --end <id>."
+)
+
+// fitSessionInit cuts the C4 session-init text to budget characters by
+// dropping its oldest conversation records first, keeping the checkpoint
+// summary and the sync trigger, and saying what was dropped. When even
+// that does not fit, the whole text is cut on a line boundary.
+func fitSessionInit(text string, budget int) string {
+	if budget <= 0 {
+		return ""
+	}
+	if textLen(text) <= budget {
+		return text
+	}
+	head, records, tail := splitSessionInit(text)
+	for cut := 1; cut <= len(records); cut++ {
+		marker := fmt.Sprintf("[... %d older of %d recent conversations not shown, to stay under the %d-character context limit. %s]\n\n",
+			cut, len(records), ContextLimit, readC4Sentence)
+		out := head + marker + strings.Join(records[cut:], "") + tail
+		if textLen(out) <= budget {
+			return out
+		}
+	}
+	return tiers.CapContextFor(text, budget, readC4Sentence)
+}
+
+// splitSessionInit splits the text into what precedes the first record,
+// the records (each with its trailing empty line), and the trigger line
+// with what follows it.
+func splitSessionInit(text string) (head string, records []string, tail string) {
+	lines := strings.SplitAfter(text, "\n")
+	i := 0
+	var b strings.Builder
+	for ; i < len(lines); i++ {
+		b.WriteString(lines[i])
+		if strings.TrimRight(lines[i], "\n") == recentHeading {
+			i++
+			break
+		}
+	}
+	head = b.String()
+	if i >= len(lines) {
+		return text, nil, ""
+	}
+	var cur strings.Builder
+	for ; i < len(lines); i++ {
+		line := lines[i]
+		if strings.HasPrefix(line, triggerPrefix) {
+			break
+		}
+		if recordHeader.MatchString(line) && cur.Len() > 0 {
+			records = append(records, cur.String())
+			cur.Reset()
+		}
+		cur.WriteString(line)
+	}
+	if cur.Len() > 0 {
+		records = append(records, cur.String())
+	}
+	return head, records, strings.Join(lines[i:], "")
+}

@@ -1,0 +1,132 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// DefaultDeadline is how long an entry point may take before it gives up
+// and answers nothing. It is far below every registered timeout so that a
+// slow disk or a locked database never holds up the agent.
+const DefaultDeadline = 800 * time.Millisecond
+
+// Handler is one entry point: it turns the hook input into an answer.
+// It must honour ctx; the runner stops waiting for it at the deadline.
+type Handler func(ctx context.Context, env Env, in Input) (Answer, error)
+
+// Env is what an entry point may use besides its input.
+type Env struct {
+	Layout tiers.Layout
+	Now    func() time.Time
+}
+
+// handlers maps a subcommand to its entry point; an event without one is
+// neither offered as a subcommand nor registered by init.
+var handlers = map[string]Handler{
+	SessionStart.Command:     sessionStart,
+	UserPromptSubmit.Command: userPromptSubmit,
+}
+
+// Options configures one run of an entry point.
+type Options struct {
+	Env      Env
+	Deadline time.Duration
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
+}
+
+// Run executes the entry point of ev and returns the process exit status.
+// It fails open: an unreadable input, an error, a panic or the deadline
+// gives exit 0, nothing on stdout, and one line on stderr saying why.
+func Run(ctx context.Context, ev Event, opts Options) int {
+	h := handlers[ev.Command]
+	if h == nil {
+		return failOpen(opts.Stderr, ev, fmt.Errorf("no entry point in this build"))
+	}
+	if opts.Deadline <= 0 {
+		opts.Deadline = DefaultDeadline
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
+	defer cancel()
+	in := readInput(ctx, ev, opts)
+	ans, err := call(ctx, h, opts.Env, in)
+	if err != nil {
+		return failOpen(opts.Stderr, ev, err)
+	}
+	return write(opts, ev, ans)
+}
+
+// readInput spends at most half the deadline on stdin, so a pipe that is
+// never closed still leaves the entry point time to answer. A bad input is
+// reported and replaced by what could be read of it: the entry points that
+// do not need the input still answer.
+func readInput(ctx context.Context, ev Event, opts Options) Input {
+	readCtx, cancel := context.WithTimeout(ctx, opts.Deadline/2)
+	defer cancel()
+	data, err := ReadInput(readCtx, opts.Stdin)
+	if err != nil {
+		note(opts.Stderr, ev, err)
+		return Input{}
+	}
+	in, err := ParseInput(data)
+	if err != nil && len(data) > 0 {
+		note(opts.Stderr, ev, err)
+	}
+	return in
+}
+
+// call runs h in its own goroutine so that the deadline holds even when h
+// blocks somewhere that ignores ctx (a file on a hung mount, say).
+func call(ctx context.Context, h Handler, env Env, in Input) (Answer, error) {
+	type result struct {
+		ans Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("internal error: %v", r)}
+			}
+		}()
+		ans, err := h(ctx, env, in)
+		done <- result{ans, err}
+	}()
+	select {
+	case res := <-done:
+		return res.ans, res.err
+	case <-ctx.Done():
+		return Answer{}, fmt.Errorf("no answer within the deadline: %w", ctx.Err())
+	}
+}
+
+func write(opts Options, ev Event, ans Answer) int {
+	if ans.Output != nil {
+		data, err := json.Marshal(ans.Output)
+		if err != nil {
+			return failOpen(opts.Stderr, ev, fmt.Errorf("encode answer: %w", err))
+		}
+		if _, err := fmt.Fprintf(opts.Stdout, "%s\n", data); err != nil {
+			return failOpen(opts.Stderr, ev, fmt.Errorf("write answer: %w", err))
+		}
+	}
+	if ans.Message != "" {
+		fmt.Fprintln(opts.Stderr, ans.Message)
+	}
+	return ans.Code
+}
+
+func failOpen(stderr io.Writer, ev Event, err error) int {
+	fmt.Fprintf(stderr, "zylos-memory hook %s: %v (failing open)\n", ev.Command, err)
+	return 0
+}
+
+func note(stderr io.Writer, ev Event, err error) {
+	fmt.Fprintf(stderr, "zylos-memory hook %s: %v\n", ev.Command, err)
+}

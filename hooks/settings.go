@@ -1,0 +1,143 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// MalformedError reports a settings file that is not the JSON shape Claude
+// Code reads. Register leaves such a file untouched.
+type MalformedError struct {
+	Path string
+	Err  error
+}
+
+func (e *MalformedError) Error() string {
+	return fmt.Sprintf("%s is malformed, left untouched (fix it, then run init again): %v", e.Path, e.Err)
+}
+
+func (e *MalformedError) Unwrap() error { return e.Err }
+
+// Registration is what Register did.
+type Registration struct {
+	Changed bool   // the settings file was written
+	Backup  string // copy of the previous file, when there was one
+}
+
+// Register merges the entry points of events into the home's
+// settings.local.json. The user's own hooks and every other key stay as
+// they were, in their order; our entries are recognised by their command
+// (`... zylos-memory ... hook <subcommand>`), so a re-run, or a run from a
+// binary that moved, updates them in place instead of adding duplicates.
+// The previous file is kept as settings.local.json.bak-<UTC time>.
+func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Registration, error) {
+	path := l.SettingsFile()
+	old, perm, err := readSettings(path)
+	if err != nil {
+		return Registration{}, err
+	}
+	merged, changed, err := mergeSettings(old, entries(l, binary, events))
+	if err != nil {
+		return Registration{}, &MalformedError{Path: path, Err: err}
+	}
+	if !changed {
+		return Registration{}, nil
+	}
+	reg := Registration{Changed: true}
+	if old != nil {
+		if reg.Backup, err = backup(path, old, perm, now); err != nil {
+			return Registration{}, err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Registration{}, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	if err := atomicfile.WriteFile(path, merged, perm); err != nil {
+		return Registration{}, fmt.Errorf("write %s: %w", path, err)
+	}
+	return reg, nil
+}
+
+// readSettings returns nil data for a missing file.
+func readSettings(path string) ([]byte, fs.FileMode, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read settings: %w", err)
+	}
+	perm := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
+	return data, perm, nil
+}
+
+func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, error) {
+	base := path + ".bak-" + now.UTC().Format("20060102T150405Z")
+	for i := 0; ; i++ {
+		name := base
+		if i > 0 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := atomicfile.CreateExclusive(name, data, perm)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("back up settings: %w", err)
+		}
+	}
+}
+
+// entry is one registered command, as Claude Code wants it.
+type entry struct {
+	event   Event
+	command string
+}
+
+func entries(l tiers.Layout, binary string, events []Event) []entry {
+	out := make([]entry, len(events))
+	for i, ev := range events {
+		out[i] = entry{ev, Command(binary, l.ZylosDir, ev)}
+	}
+	return out
+}
+
+// Command is the shell command that runs ev's entry point for a home.
+func Command(binary, zylosDir string, ev Event) string {
+	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir) + " hook " + ev.Command
+}
+
+// isOwn tells whether a registered command is our entry point for ev,
+// wherever the binary lives now.
+func isOwn(command string, ev Event) bool {
+	return strings.Contains(command, "zylos-memory") && strings.HasSuffix(strings.TrimSpace(command), " hook "+ev.Command)
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:=@,%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// marshal encodes without HTML escaping: commands hold `&&` and `>`.
+func marshal(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // only called on strings, numbers and our own objects
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
