@@ -1,0 +1,244 @@
+package tiers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+)
+
+// Move is one thing `consolidate --apply` archived.
+type Move struct {
+	Kind  EntryKind // KindSessionLine for a whole session log
+	From  string    // file relative to the memory dir
+	Line  int       // line of an entry; 0 for a whole file
+	Title string
+	To    string // file relative to the memory dir
+}
+
+// ApplyReport is what `consolidate --apply` did: moves in the order made,
+// and the backups of the files it rewrote.
+type ApplyReport struct {
+	Moves   []Move
+	Backups []string // relative to the memory dir
+}
+
+// ApplyConsolidation archives what the consolidation report names: session
+// logs older than 30 days (moved whole to archive/, never over an existing
+// file), superseded or archived decisions older than 90 days (appended to
+// archive/decisions-YYYY.md) and projects completed more than 30 days ago
+// (appended to archive/projects-YYYY.md).
+//
+// Nothing is deleted and nothing is lost to a crash: an entry is appended
+// to its archive file before its source file is rewritten, an entry found
+// in the archive already is not appended twice, every rewritten file is
+// backed up first, and a source file is rewritten only when the cut
+// entries plus what remains account for every byte of it. A second run
+// finds nothing to do. now must be in the layout's location.
+func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
+	unlock, err := lockFile(filepath.Join(l.StateDir(), "consolidate.lock"))
+	if err != nil {
+		return ApplyReport{}, err
+	}
+	defer unlock()
+	a := &applier{l: l, now: now}
+	if a.today, err = l.today(now); err != nil {
+		return ApplyReport{}, err
+	}
+	if err := os.MkdirAll(l.ArchiveDir(), 0o755); err != nil {
+		return ApplyReport{}, fmt.Errorf("create archive dir: %w", err)
+	}
+	if err := a.archiveSessions(); err != nil {
+		return a.report, err
+	}
+	names, err := tierFiles(l.ReferenceDir())
+	if err != nil {
+		return a.report, err
+	}
+	for _, name := range names {
+		if k := kindOf(name); k == KindDecision || k == KindProject {
+			if err := a.archiveEntries("reference/" + name); err != nil {
+				return a.report, err
+			}
+		}
+	}
+	return a.report, nil
+}
+
+type applier struct {
+	l      Layout
+	now    time.Time
+	today  time.Time
+	report ApplyReport
+}
+
+// archiveSessions moves the session logs the Node report names as archive
+// candidates, so --apply does exactly what the report recommends.
+func (a *applier) archiveSessions() error {
+	r := &Report{}
+	if err := r.findOldSessions(a.l, a.now); err != nil {
+		return err
+	}
+	for _, name := range r.ArchiveCandidates {
+		src := filepath.Join(a.l.SessionsDir(), name)
+		if info, err := os.Lstat(src); err != nil || !info.Mode().IsRegular() {
+			continue // a directory or a symlink is not a session log to move
+		}
+		to, err := moveNoClobber(src, a.l.ArchiveDir())
+		if err != nil {
+			return err
+		}
+		a.report.Moves = append(a.report.Moves, Move{Kind: KindSessionLine, From: "sessions/" + name, To: "archive/" + to})
+	}
+	return nil
+}
+
+// moveNoClobber moves src into dir under its own name, or NAME-1.md,
+// NAME-2.md, ... when taken. A hard link cannot replace a file, so no
+// archived log is ever overwritten; a link left by a crash before the
+// source was removed is recognised as the same file and completed.
+func moveNoClobber(src, dir string) (string, error) {
+	base := filepath.Base(src)
+	stem, ext := base[:len(base)-len(filepath.Ext(base))], filepath.Ext(base)
+	srcInfo, err := os.Stat(src)
+	if err != nil {
+		return "", fmt.Errorf("archive session: %w", err)
+	}
+	for n := 0; n < maxRotationSuffix; n++ {
+		name := base
+		if n > 0 {
+			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		target := filepath.Join(dir, name)
+		err := os.Link(src, target)
+		if errors.Is(err, fs.ErrExist) {
+			if info, statErr := os.Stat(target); statErr != nil || !os.SameFile(info, srcInfo) {
+				continue
+			}
+		} else if err != nil {
+			return "", fmt.Errorf("archive session %s: %w", base, err)
+		}
+		if err := atomicfile.SyncDir(dir); err != nil {
+			return "", err
+		}
+		if err := os.Remove(src); err != nil {
+			return "", fmt.Errorf("archive session %s: %w", base, err)
+		}
+		return name, atomicfile.SyncDir(filepath.Dir(src))
+	}
+	return "", fmt.Errorf("archive session %s: %d numbered copies exist in %s", base, maxRotationSuffix, dir)
+}
+
+// archiveEntries moves the stale decisions or old completed projects of
+// one reference file into their archive files, then rewrites it.
+func (a *applier) archiveEntries(rel string) error {
+	path := filepath.Join(a.l.MemoryDir(), rel)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("archive entries: %w", err)
+	}
+	entries := ParseEntries(rel, src)
+	var moving []Entry
+	for _, e := range entries {
+		if isStaleDecision(e, a.today) || isOldCompletedProject(e, a.today) {
+			moving = append(moving, e)
+		}
+	}
+	if len(moving) == 0 {
+		return nil
+	}
+	rest, err := cutEntries(rel, src, entries, moving)
+	if err != nil {
+		return err
+	}
+	for _, target := range archiveTargets(moving) {
+		if err := a.appendToArchive(target, moving); err != nil {
+			return err
+		}
+	}
+	if err := a.rewrite(path, src, rest); err != nil {
+		return err
+	}
+	for _, e := range moving {
+		a.report.Moves = append(a.report.Moves, Move{Kind: e.Kind, From: rel, Line: e.Line, Title: e.Title, To: archiveFileFor(e)})
+	}
+	return nil
+}
+
+// archiveTargets lists the archive files the entries go to, sorted.
+func archiveTargets(entries []Entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range entries {
+		if t := archiveFileFor(e); !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rewrite backs up the source file and replaces it with rest, unless it
+// changed since it was read: then an edit made meanwhile would be lost.
+func (a *applier) rewrite(path string, src, rest []byte) error {
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("archive entries: %w", err)
+	}
+	if string(now) != string(src) {
+		return fmt.Errorf("archive entries: %s changed while consolidating; nothing removed from it, run again", a.rel(path))
+	}
+	if err := a.backUp(path, src); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, rest, 0o644)
+}
+
+func (a *applier) backUp(path string, data []byte) error {
+	backup, err := a.l.backUp(path, data, a.now)
+	if err != nil {
+		return err
+	}
+	a.report.Backups = append(a.report.Backups, a.rel(backup))
+	return nil
+}
+
+// rel is path relative to the memory dir, as reports cite files.
+func (a *applier) rel(path string) string {
+	if r, err := filepath.Rel(a.l.MemoryDir(), path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// WriteText prints one line per move and backup, or says there was
+// nothing to do.
+func (r ApplyReport) WriteText(w io.Writer) error {
+	var err error
+	printf := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	for _, m := range r.Moves {
+		if m.Line == 0 {
+			printf("archived session %s -> %s\n", m.From, m.To)
+		} else {
+			printf("archived %s %s:%d %q -> %s\n", m.Kind, m.From, m.Line, m.Title, m.To)
+		}
+	}
+	for _, b := range r.Backups {
+		printf("backup %s\n", b)
+	}
+	if len(r.Moves) == 0 {
+		printf("Nothing to archive.\n")
+	}
+	return err
+}

@@ -1,0 +1,158 @@
+package tiers
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+var applyNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
+
+// readTree returns every file under the memory dir as "== path\ncontent",
+// sorted, so a golden file shows the whole tree a run left behind.
+func readTree(t *testing.T, l Layout) string {
+	t.Helper()
+	var files []string
+	filepath.WalkDir(l.MemoryDir(), func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(path, ".lock") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	var b strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		rel, _ := filepath.Rel(l.MemoryDir(), f)
+		b.WriteString("== " + filepath.ToSlash(rel) + "\n" + string(data))
+	}
+	return b.String()
+}
+
+func applyOnce(t *testing.T, l Layout) string {
+	t.Helper()
+	r, err := ApplyConsolidation(l, applyNow)
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	var out bytes.Buffer
+	r.WriteText(&out)
+	return out.String()
+}
+
+func TestApplyConsolidation(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	writeTree(t, l, sampleTree())
+	before := readTree(t, l)
+
+	out := applyOnce(t, l)
+	after := readTree(t, l)
+	testutil.Golden(t, "testdata/apply.golden", []byte(out+"\n"+after))
+
+	if again := applyOnce(t, l); again != "Nothing to archive.\n" {
+		t.Errorf("second run printed %q, want nothing to do", again)
+	}
+	if readTree(t, l) != after {
+		t.Error("second run changed the tree")
+	}
+	assertNothingLost(t, before, after)
+}
+
+// assertNothingLost checks that every non-blank line of the tree before is
+// still somewhere in the tree after (archive and backups included).
+func assertNothingLost(t *testing.T, before, after string) {
+	t.Helper()
+	for _, line := range strings.Split(before, "\n") {
+		if strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "== ") && !strings.Contains(after, line) {
+			t.Errorf("line lost: %q", line)
+		}
+	}
+}
+
+// TestApplyAfterCrash starts from what a crash between appending to the
+// archive and rewriting the source leaves: the entry in both places, and a
+// session log hard-linked into archive/ but not yet removed.
+func TestApplyAfterCrash(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	stale := decision("2025-11-01", "superseded")
+	writeTree(t, l, map[string]string{
+		"reference/decisions.md":    "# Decisions Log\n\n" + stale + decision("2026-03-01", "active"),
+		"archive/decisions-2025.md": archiveHeader("archive/decisions-2025.md") + strings.TrimRight(stale, "\n") + "\n",
+		"sessions/2026-01-01.md":    "# Session Log: 2026-01-01\n",
+	})
+	if err := os.Link(filepath.Join(l.SessionsDir(), "2026-01-01.md"), filepath.Join(l.ArchiveDir(), "2026-01-01.md")); err != nil {
+		t.Fatal(err)
+	}
+	applyOnce(t, l)
+	archive, _ := os.ReadFile(filepath.Join(l.ArchiveDir(), "decisions-2025.md"))
+	if n := strings.Count(string(archive), "D superseded"); n != 1 {
+		t.Errorf("archive holds the decision %d times, want once:\n%s", n, archive)
+	}
+	if src, _ := os.ReadFile(filepath.Join(l.ReferenceDir(), "decisions.md")); strings.Contains(string(src), "D superseded") {
+		t.Errorf("decision not removed from its source:\n%s", src)
+	}
+	if _, err := os.Stat(filepath.Join(l.ArchiveDir(), "2026-01-01-1.md")); err == nil {
+		t.Error("half-moved session archived twice")
+	}
+	if _, err := os.Stat(filepath.Join(l.SessionsDir(), "2026-01-01.md")); err == nil {
+		t.Error("half-moved session left in sessions/")
+	}
+}
+
+func TestApplySessionCollision(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	writeTree(t, l, map[string]string{
+		"sessions/2026-01-01.md": "new\n",
+		"archive/2026-01-01.md":  "already archived\n",
+	})
+	if out := applyOnce(t, l); out != "archived session sessions/2026-01-01.md -> archive/2026-01-01-1.md\n" {
+		t.Errorf("output %q", out)
+	}
+	for name, want := range map[string]string{"2026-01-01.md": "already archived\n", "2026-01-01-1.md": "new\n"} {
+		if got, _ := os.ReadFile(filepath.Join(l.ArchiveDir(), name)); string(got) != want {
+			t.Errorf("archive/%s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestApplyRefuses: an archive file ending inside a code block would
+// swallow an appended entry, so apply must change nothing at all.
+func TestApplyRefuses(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	files := map[string]string{
+		"reference/decisions.md":    "# Decisions Log\n\n" + decision("2025-11-01", "archived"),
+		"archive/decisions-2025.md": "# Decisions Archive 2025\n\n```\nunclosed\n",
+	}
+	writeTree(t, l, files)
+	before := readTree(t, l)
+	_, err := ApplyConsolidation(l, applyNow)
+	if err == nil || !strings.Contains(err.Error(), "would not read back whole") {
+		t.Fatalf("apply error = %v, want a refusal", err)
+	}
+	if readTree(t, l) != before {
+		t.Error("a refused apply changed files")
+	}
+}
+
+func TestCutEntriesRefusesForeignBytes(t *testing.T) {
+	src := []byte("### [2025-01-01] A\n- **Decision:** a\n- **Status:** archived\n")
+	entries := ParseEntries("decisions.md", src)
+	bad := entries[0]
+	bad.Text = "### [2025-01-01] A" // the range holds more than the text says
+	if _, err := cutEntries("decisions.md", src, entries, []Entry{bad}); err == nil {
+		t.Error("cut accepted a range with bytes outside the entry text")
+	}
+	if rest, err := cutEntries("decisions.md", src, entries, entries); err != nil || len(rest) != 0 {
+		t.Errorf("cut of the only entry: %q, %v", rest, err)
+	}
+}
