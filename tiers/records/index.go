@@ -146,34 +146,43 @@ func Scan(root string, activeOnly bool, warn func(string)) ([]Scanned, error) {
 	}
 	var out []Scanned
 	for _, cat := range Categories {
-		dir := filepath.Join(root, Folder(cat))
-		names, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
+		recs, err := ScanCategory(root, cat, activeOnly, warn)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+	}
+	return out, nil
+}
+
+// ScanCategory is Scan for one category folder.
+func ScanCategory(root, cat string, activeOnly bool, warn func(string)) ([]Scanned, error) {
+	dir := filepath.Join(root, Folder(cat))
+	names, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", dir, err)
+	}
+	var out []Scanned
+	for _, n := range names {
+		if !strings.HasSuffix(n.Name(), ".json") || !n.Type().IsRegular() {
 			continue
 		}
+		abs := filepath.Join(dir, n.Name())
+		r, err := ReadRecord(abs)
 		if err != nil {
-			return nil, fmt.Errorf("scan %s: %w", dir, err)
+			if warn != nil {
+				warn(fmt.Sprintf("WARNING: skipping %s: %v", IndexPath(root, abs), err))
+			}
+			continue
 		}
-		for _, n := range names {
-			if n.IsDir() || !strings.HasSuffix(n.Name(), ".json") || !n.Type().IsRegular() {
-				continue
-			}
-			abs := filepath.Join(dir, n.Name())
-			r, err := ReadRecord(abs)
-			if err != nil {
-				if warn != nil {
-					warn(fmt.Sprintf("WARNING: skipping %s: %v", IndexPath(root, abs), err))
-				}
-				continue
-			}
-			if r.Category == "" {
-				r.Category = cat
-			}
-			if activeOnly && r.Status() != StatusActive {
-				continue
-			}
-			out = append(out, Scanned{Abs: abs, Record: r})
+		r.Category = cat // the folder decides, as for the index
+		if activeOnly && r.Status() != StatusActive {
+			continue
 		}
+		out = append(out, Scanned{Abs: abs, Record: r})
 	}
 	return out, nil
 }

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "records",
+		Usage: "the structured JSON memory records: write, index, draft, enforce, candidate, retrieve, search",
+	})
+}
+
+// recordsRoot resolves --root (or a target under .claude/memory) against
+// the default $ZYLOS_DIR/memory/records.
+func recordsRoot(c *cli.Context, e *env, target string) (string, error) {
+	return records.ResolveRoot(c.String("root"), target, e.layout.RecordsDir())
+}
+
+// warnTo returns a line printer on w for records' notes and warnings.
+func warnTo(w io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(w, s) }
+}
+
+// recordsAnswer prints an operation's outcome: the answer on stdout, or a
+// records error block on stdout with exit 1 (as the plugin does); other
+// errors go the usual way.
+func recordsAnswer(e *env, ans fmt.Stringer, err error) error {
+	var rerr *records.Error
+	if errors.As(err, &rerr) {
+		fmt.Fprint(e.stdout, rerr.Block())
+		return cli.Exit("", 1)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, ans.String())
+	return nil
+}

@@ -1,0 +1,127 @@
+package records
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// WindowReason is the retirement reason of the session rolling window.
+const WindowReason = "Session rolling window: exceeded max_retained limit"
+
+// EnforceOptions are the flags of `records enforce`.
+type EnforceOptions struct {
+	Root        string
+	Category    string
+	MaxRetained int // 0: categories.<c>.max_retained from the config
+	Now         time.Time
+	Warn        func(string)
+}
+
+// Enforce applies the rolling window under the lock: the oldest active
+// records beyond max_retained are retired (never deleted).
+func Enforce(o EnforceOptions) (Answer, error) {
+	if o.Category != "session_summary" {
+		return nil, newError(ErrInput, "field", "--category", "got", quote(o.Category),
+			"fix", "Only session_summary has a rolling window")
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	lock, err := AcquireLock(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	res, err := enforceWindow(o.Root, o.MaxRetained, o.Now, o.Warn)
+	if err != nil {
+		return nil, err
+	}
+	return Answer{{"category", o.Category}, {"max_retained", res.max}, {"active_count", res.active},
+		{"retired", res.retired}}, nil
+}
+
+type windowResult struct {
+	max, active int
+	retired     []string
+}
+
+// enforceWindow retires the oldest active sessions beyond the window.
+// The caller holds the lock.
+func enforceWindow(root string, max int, now time.Time, warn func(string)) (windowResult, error) {
+	if max <= 0 {
+		cfg, err := LoadConfig(root)
+		if err != nil {
+			return windowResult{}, err
+		}
+		max = cfg.MaxRetained("session_summary")
+	}
+	res := windowResult{max: max, retired: []string{}}
+	sessions, err := ScanCategory(root, "session_summary", true, warn)
+	if err != nil {
+		return res, err
+	}
+	sortOldestFirst(sessions)
+	excess := len(sessions) - max
+	for i := 0; i < excess; i++ {
+		if note := uniqueContent(sessions[i], sessions[excess:]); note != "" {
+			warn(fmt.Sprintf("[WARN] retiring %s: %s (kept for the grace period)", IndexPath(root, sessions[i].Abs), note))
+		}
+		if err := retireForWindow(root, sessions[i].Abs, now, warn); err != nil {
+			return res, err
+		}
+		res.retired = append(res.retired, IndexPath(root, sessions[i].Abs))
+	}
+	res.active = len(sessions) - len(res.retired)
+	return res, nil
+}
+
+func sortOldestFirst(recs []Scanned) {
+	key := func(s Scanned) string {
+		if t, err := parseStamp(s.Record.CreatedAt); err == nil {
+			return stamp(t)
+		}
+		return s.Record.CreatedAt
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if a, b := key(recs[i]), key(recs[j]); a != b {
+			return a < b
+		}
+		return recs[i].Abs < recs[j].Abs
+	})
+}
+
+func retireForWindow(root, abs string, now time.Time, warn func(string)) error {
+	w := &writer{
+		WriteOptions: WriteOptions{Action: "retire", Root: root, Now: now, Reason: WindowReason, Warn: warn},
+		t:            target{abs: abs, category: "session_summary", shown: IndexPath(root, abs)},
+	}
+	_, err := w.lifecycle()
+	return err
+}
+
+// uniqueContent names the open items of an outgoing session (in progress,
+// blockers, next actions) that no kept session mentions: the deletion
+// guard of seed 004. It only warns; retirement proceeds.
+func uniqueContent(old Scanned, kept []Scanned) string {
+	var corpus strings.Builder
+	for _, k := range kept {
+		corpus.WriteString(strings.ToLower(fmt.Sprint(k.Record.Content)))
+	}
+	text := corpus.String()
+	var missing []string
+	for _, field := range []string{"in_progress", "blockers", "next_actions"} {
+		items, _ := old.Record.Content[field].([]any)
+		for _, it := range items {
+			s, ok := it.(string)
+			if ok && strings.TrimSpace(s) != "" && !strings.Contains(text, strings.ToLower(strings.TrimSpace(s))) {
+				missing = append(missing, field+": "+Truncate(s, 60))
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d open item(s) found in no kept session: %s", len(missing), strings.Join(missing, "; "))
+}

@@ -1,0 +1,89 @@
+package records
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// StagingDir is where seed 004's flow keeps drafts and inputs.
+const StagingDir = ".staging"
+
+// pendingPrefix names the /tmp input files of seed 003.
+const pendingPrefix = ".memory-write-pending"
+
+// CheckInputPath accepts only /tmp/.memory-write-pending*.json and files
+// under <root>/.staging/, with no ".." and no symlink leading elsewhere.
+// It returns the resolved path.
+func CheckInputPath(p, root string) (string, error) {
+	refuse := func(why string) (string, error) {
+		return "", newError(ErrSecurity, "input", p, "error", why,
+			"fix", "Write the input to /tmp/"+pendingPrefix+"*.json or "+filepath.Join(root, StagingDir)+"/")
+	}
+	if p == "" {
+		return refuse("--input is required for create and update")
+	}
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		if part == ".." {
+			return refuse("path contains '..'")
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", newError(ErrInput, "input", p, "error", "cannot read input file", "fix", "Write the input file first")
+	}
+	if inPendingDir(real) || inStaging(real, root) {
+		return real, nil
+	}
+	return refuse("input files are accepted only from /tmp/" + pendingPrefix + "*.json and " + StagingDir + "/")
+}
+
+func inPendingDir(real string) bool {
+	tmp, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil {
+		tmp = os.TempDir()
+	}
+	name := filepath.Base(real)
+	return (filepath.Dir(real) == tmp || filepath.Dir(real) == "/tmp") &&
+		strings.HasPrefix(name, pendingPrefix) && strings.HasSuffix(name, ".json")
+}
+
+func inStaging(real, root string) bool {
+	staging := filepath.Join(root, StagingDir)
+	if r, err := filepath.EvalSymlinks(staging); err == nil {
+		staging = r
+	}
+	return within(staging, real)
+}
+
+func readInput(p, root string) (doc, error) {
+	real, err := CheckInputPath(p, root)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		return nil, newError(ErrInput, "input", p, "error", err.Error(), "fix", "Write the input file first")
+	}
+	d, err := decodeDoc(data)
+	if err != nil {
+		return nil, newError(ErrInput, "input", p, "error", "invalid JSON: "+err.Error(),
+			"fix", "Write one well-formed JSON object")
+	}
+	return d, nil
+}
+
+// removePending deletes a consumed /tmp input file, as the plugin does;
+// staging files are left for the caller's own cleanup.
+func removePending(p string) {
+	if p == "" {
+		return
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil && inPendingDir(real) {
+		os.Remove(real)
+	}
+}

@@ -1,0 +1,121 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+)
+
+// lifecycle runs retire, archive, unarchive and restore: status moves
+// that never take content from the caller.
+func (w *writer) lifecycle() (Answer, error) {
+	_, d, err := w.readStored()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, newError(w.errKind(), "target", w.t.shown, "error", "target does not exist",
+			"fix", "Check the path (records index --query can find it)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ans Answer
+	switch w.Action {
+	case "retire":
+		ans, err = w.retire(d)
+	case "archive":
+		ans, err = w.archive(d)
+	case "unarchive":
+		ans, err = w.unarchive(d)
+	case "restore":
+		ans, err = w.restore(d)
+	default:
+		return nil, newError(ErrInput, "field", "--action", "got", w.Action, "fix", "Use one of create, update, retire, delete, archive, unarchive, restore")
+	}
+	if err != nil || ans.Get("status") == "already_retired" || ans.Get("status") == "already_archived" {
+		return ans, err
+	}
+	data, err := d.bytes()
+	if err != nil {
+		return nil, fmt.Errorf("encode record: %w", err)
+	}
+	return ans, w.store(d, data, "")
+}
+
+func (w *writer) errKind() string {
+	return map[string]string{"retire": ErrDelete, "archive": ErrArchive, "unarchive": ErrUnarchive, "restore": ErrRestore}[w.Action]
+}
+
+func (w *writer) reason(def string) string {
+	if w.Reason != "" {
+		return Truncate(w.Reason, 300)
+	}
+	return def
+}
+
+func (w *writer) retire(d doc) (Answer, error) {
+	switch d.status() {
+	case StatusRetired:
+		return Answer{{"status", "already_retired"}, {"target", w.t.shown}}, nil
+	case StatusArchived:
+		return nil, newError(ErrDelete, "target", w.t.shown, "error", "record is archived; must unarchive before retiring",
+			"fix", "Run --action unarchive first")
+	}
+	reason := w.reason("No reason provided")
+	d["record_status"], d["retired_at"], d["retired_reason"], d["updated_at"] = StatusRetired, w.now(), reason, w.now()
+	delete(d, "archived_at")
+	delete(d, "archived_reason")
+	d.appendChange(Change{Date: w.now(), Summary: "Retired: " + reason})
+	return Answer{{"status", "retired"}, {"target", w.t.shown}, {"reason", reason}}, nil
+}
+
+func (w *writer) archive(d doc) (Answer, error) {
+	switch d.status() {
+	case StatusArchived:
+		return Answer{{"status", "already_archived"}, {"target", w.t.shown}}, nil
+	case StatusRetired:
+		return nil, newError(ErrArchive, "target", w.t.shown, "error", "only active records can be archived (this one is retired)",
+			"fix", "Run --action restore first")
+	}
+	reason := w.reason("No reason provided")
+	d["record_status"], d["archived_at"], d["archived_reason"], d["updated_at"] = StatusArchived, w.now(), reason, w.now()
+	delete(d, "retired_at")
+	delete(d, "retired_reason")
+	d.appendChange(Change{Date: w.now(), Summary: "Archived: " + reason})
+	return Answer{{"status", "archived"}, {"target", w.t.shown}, {"reason", reason}}, nil
+}
+
+func (w *writer) unarchive(d doc) (Answer, error) {
+	if d.status() != StatusArchived {
+		return nil, newError(ErrUnarchive, "target", w.t.shown, "error", "only archived records can be unarchived (this one is "+d.status()+")",
+			"fix", "Nothing to do, or use --action restore for a retired record")
+	}
+	d["record_status"], d["updated_at"] = StatusActive, w.now()
+	delete(d, "archived_at")
+	delete(d, "archived_reason")
+	d.appendChange(Change{Date: w.now(), Summary: "Unarchived"})
+	return Answer{{"status", "unarchived"}, {"target", w.t.shown}}, nil
+}
+
+// restore brings a retired record back while the grace period
+// (delete.grace_period_days) has not run out.
+func (w *writer) restore(d doc) (Answer, error) {
+	if d.status() != StatusRetired {
+		return nil, newError(ErrRestore, "target", w.t.shown, "error", "only retired records can be restored (this one is "+d.status()+")",
+			"fix", "Use --action unarchive for an archived record")
+	}
+	cfg, err := LoadConfig(w.Root)
+	if err != nil {
+		return nil, err
+	}
+	grace := time.Duration(cfg.GracePeriodDays) * 24 * time.Hour
+	if at, err := parseStamp(d.str("retired_at")); err == nil && w.Now.Sub(at) > grace {
+		return nil, newError(ErrRestore, "target", w.t.shown, "retired_at", d.str("retired_at"),
+			"error", fmt.Sprintf("the grace period of %d days has passed", cfg.GracePeriodDays),
+			"fix", "Create a new record instead")
+	}
+	d["record_status"], d["updated_at"] = StatusActive, w.now()
+	delete(d, "retired_at")
+	delete(d, "retired_reason")
+	d.appendChange(Change{Date: w.now(), Summary: "Restored from retirement"})
+	return Answer{{"status", "restored"}, {"target", w.t.shown}}, nil
+}

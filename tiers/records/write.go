@@ -1,0 +1,307 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+)
+
+// WriteOptions are the flags of `records write`.
+type WriteOptions struct {
+	Action   string // create, update, retire (or delete), archive, unarchive, restore
+	Root     string // absolute records root (see ResolveRoot)
+	Target   string
+	Category string
+	Input    string
+	Hash     string
+	Reason   string
+	Now      time.Time
+	Warn     func(string) // stderr notes: auto-fixes, warnings
+}
+
+// Actions lists the accepted --action values.
+var Actions = []string{"create", "update", "retire", "delete", "archive", "unarchive", "restore"}
+
+// target is a resolved --target: its absolute path, category and the
+// path as shown in answers and the index.
+type target struct {
+	abs, category, shown string
+}
+
+// Write performs one records write. User mistakes come back as *Error
+// (printed as a block on stdout, exit 1); other errors are I/O failures.
+func Write(o WriteOptions) (Answer, error) {
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	if o.Action == "delete" {
+		o.Action = "retire"
+	}
+	t, err := resolveTarget(o)
+	if err != nil {
+		return nil, err
+	}
+	var input doc
+	if o.Action == "create" || o.Action == "update" {
+		if input, err = readInput(o.Input, o.Root); err != nil {
+			return nil, err
+		}
+	}
+	lock, err := AcquireLock(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	w := &writer{WriteOptions: o, t: t}
+	var ans Answer
+	switch o.Action {
+	case "create":
+		ans, err = w.create(input)
+	case "update":
+		ans, err = w.update(input)
+	default:
+		ans, err = w.lifecycle()
+	}
+	if err == nil {
+		removePending(o.Input)
+	}
+	return ans, err
+}
+
+func resolveTarget(o WriteOptions) (target, error) {
+	pathErr := func(why string) error {
+		return newError(ErrPath, "target", o.Target, "error", why,
+			"fix", "Use a path <root>/<category folder>/<slug>.json inside the records root "+o.Root)
+	}
+	if o.Target == "" {
+		return target{}, pathErr("--target is required")
+	}
+	abs, err := Locate(o.Root, o.Target)
+	if err != nil {
+		return target{}, pathErr(err.Error())
+	}
+	if filepath.Ext(abs) != ".json" {
+		return target{}, pathErr("not a .json file")
+	}
+	dir := filepath.Dir(abs)
+	cat := CategoryOfFolder(filepath.Base(dir))
+	if cat == "" || filepath.Dir(dir) != o.Root {
+		return target{}, pathErr("not directly inside a category folder")
+	}
+	if o.Category != "" && o.Category != cat {
+		return target{}, pathErr(fmt.Sprintf("folder %s holds %s records, not %s", filepath.Base(dir), cat, o.Category))
+	}
+	if o.Action == "create" && o.Category == "" {
+		return target{}, newError(ErrInput, "field", "--category", "error", "--category is required for create",
+			"fix", "Add --category "+cat)
+	}
+	return target{abs: abs, category: cat, shown: IndexPath(o.Root, abs)}, nil
+}
+
+// writer carries one write operation's state under the lock.
+type writer struct {
+	WriteOptions
+	t target
+}
+
+func (w *writer) now() string { return stamp(w.Now) }
+
+// readStored reads the target inside the lock. A missing file is
+// fs.ErrNotExist; an unparsable one is a READ_ERROR.
+func (w *writer) readStored() ([]byte, doc, error) {
+	data, err := os.ReadFile(w.t.abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := decodeDoc(data)
+	if err != nil {
+		return data, nil, newError(ErrRead, "target", w.t.shown, "error", err.Error(),
+			"fix", "Repair the JSON by hand or retire it")
+	}
+	return data, d, nil
+}
+
+func (w *writer) create(d doc) (Answer, error) {
+	autoFix(d, true, w.Now, w.Warn)
+	capTags(d, w.Warn)
+	d["record_status"] = StatusActive
+	for _, f := range lifecycleFields {
+		delete(d, f)
+	}
+	d["category"] = w.t.category
+	stem := strings.TrimSuffix(filepath.Base(w.t.abs), ".json")
+	if !ValidID(stem) {
+		return nil, newError(ErrPath, "target", w.t.shown, "error", "file name is not a kebab-case id",
+			"fix", "Name the file "+Slugify(stem)+".json")
+	}
+	if d.str("id") != stem {
+		d["id"] = stem
+	}
+	if _, ok := d["times_updated"]; !ok {
+		d["times_updated"] = 0
+	}
+	if err := w.checkCreatable(); err != nil {
+		return nil, err
+	}
+	if err := w.save(d, ""); err != nil {
+		return nil, err
+	}
+	if w.t.category == "session_summary" {
+		if _, err := enforceWindow(w.Root, 0, w.Now, w.Warn); err != nil {
+			w.Warn("[WARN] rolling window not enforced: " + err.Error())
+		}
+	}
+	return Answer{{"status", "created"}, {"target", w.t.shown}, {"id", stem}, {"title", d.str("title")}}, nil
+}
+
+// checkCreatable refuses to overwrite a live record and enforces the
+// 24-hour anti-resurrection window for retired ones.
+func (w *writer) checkCreatable() error {
+	_, old, err := w.readStored()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch old.status() {
+	case StatusRetired:
+		at, perr := parseStamp(old.str("retired_at"))
+		if perr == nil && w.Now.Sub(at) < 24*time.Hour {
+			return newError(ErrResurrection, "target", w.t.shown, "retired_at", old.str("retired_at"),
+				"fix", "Use a different title/slug, wait 24 hours, or restore the old record and update it")
+		}
+		return nil
+	default:
+		return newError(ErrCreate, "target", w.t.shown, "error", "a "+old.status()+" record already exists here",
+			"fix", "Use --action update (or a different slug)")
+	}
+}
+
+func (w *writer) update(d doc) (Answer, error) {
+	data, old, err := w.readStored()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, newError(ErrUpdate, "target", w.t.shown, "error", "target does not exist",
+			"fix", "Use --action create instead")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if w.Hash == "" {
+		w.Warn("[WARN] update without --hash: no concurrency check")
+	} else if cur := Hash(data); !strings.EqualFold(cur, w.Hash) {
+		return nil, newError(ErrOCC, "target", w.t.shown, "expected_hash", w.Hash, "current_hash", cur,
+			"fix", "Re-read the file, re-apply your change and retry with the new hash")
+	}
+	autoFix(d, false, w.Now, w.Warn)
+	m := &merger{root: w.Root, old: old, new: d, now: w.Now, warn: w.Warn}
+	if err := m.run(); err != nil {
+		return nil, err
+	}
+	renamedFrom := w.maybeRename(old, d)
+	if err := w.save(d, renamedFrom); err != nil {
+		return nil, err
+	}
+	ans := Answer{{"status", "updated"}, {"target", w.t.shown}, {"id", d.str("id")}, {"title", d.str("title")},
+		{"times_updated", d["times_updated"]}}
+	if renamedFrom != "" {
+		ans = append(ans, Field{"renamed_from", IndexPath(w.Root, renamedFrom)})
+	}
+	return ans, nil
+}
+
+// maybeRename moves the record to a new slug when its title changed by
+// more than half its words and the new slug is free. It returns the old
+// path when it did.
+func (w *writer) maybeRename(old, d doc) string {
+	if titleChange(old.str("title"), d.str("title")) <= 0.5 {
+		return ""
+	}
+	slug := Slugify(d.str("title"))
+	if slug == "" || slug == d.str("id") {
+		return ""
+	}
+	dest := filepath.Join(filepath.Dir(w.t.abs), slug+".json")
+	if _, err := os.Lstat(dest); err == nil {
+		w.Warn("[WARN] title changed but " + IndexPath(w.Root, dest) + " exists; keeping slug " + d.str("id"))
+		return ""
+	}
+	from := w.t.abs
+	w.t.abs, w.t.shown = dest, IndexPath(w.Root, dest)
+	d["id"] = slug
+	return from
+}
+
+// save validates d, writes it atomically, brings the index in line and,
+// after a rename, removes the old file (new file and index first, so a
+// crash leaves a duplicate at worst, never a loss).
+func (w *writer) save(d doc, renamedFrom string) error {
+	data, err := d.bytes()
+	if err != nil {
+		return fmt.Errorf("encode record: %w", err)
+	}
+	if err := Validate(w.t.category, data); err != nil {
+		return err
+	}
+	return w.store(d, data, renamedFrom)
+}
+
+func (w *writer) store(d doc, data []byte, renamedFrom string) error {
+	if err := os.MkdirAll(filepath.Dir(w.t.abs), 0o755); err != nil {
+		return fmt.Errorf("create category folder: %w", err)
+	}
+	if err := atomicfile.WriteFile(w.t.abs, data, 0o644); err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
+	var add []Entry
+	if d.status() == StatusActive {
+		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
+	}
+	drop := []string{w.t.shown}
+	if renamedFrom != "" {
+		drop = append(drop, IndexPath(w.Root, renamedFrom))
+	}
+	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
+		return err
+	}
+	if renamedFrom != "" {
+		if err := os.Remove(renamedFrom); err != nil {
+			return fmt.Errorf("remove renamed record: %w", err)
+		}
+		return atomicfile.SyncDir(filepath.Dir(renamedFrom))
+	}
+	return nil
+}
+
+// updateIndex drops the entries at the given paths and adds new ones. A
+// missing index is rebuilt from the files instead. Callers hold the lock.
+func updateIndex(root string, drop []string, add []Entry, warn func(string)) error {
+	es, err := ReadIndex(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		_, err = RebuildIndex(root, warn)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	gone := map[string]bool{}
+	for _, p := range drop {
+		gone[p] = true
+	}
+	for _, e := range add {
+		gone[e.Path] = true
+	}
+	kept := es[:0]
+	for _, e := range es {
+		if !gone[e.Path] {
+			kept = append(kept, e)
+		}
+	}
+	return WriteIndex(root, append(kept, add...))
+}
