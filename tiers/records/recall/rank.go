@@ -1,0 +1,93 @@
+package recall
+
+import (
+	"sort"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// Hit is one memory that matched: a record from index.md or an entry of a
+// markdown tier.
+type Hit struct {
+	Category string   `json:"category"`
+	Title    string   `json:"title"`
+	Path     string   `json:"path"` // as cited: relative record path, or file.md#Lline
+	Tags     []string `json:"tags"`
+	Status   string   `json:"status,omitempty"` // set when known without a deep check
+	Score    int      `json:"score"`
+
+	root string    // records root of a record hit; "" for markdown entries
+	date time.Time // markdown entry date; zero when it has none
+}
+
+// rank scores hits against the tokens, drops those that match nothing, and
+// orders them best first. Only the best deepCheckTop are opened: a retired
+// record among them is dropped and a recent one earns the recency point, so
+// a prompt costs twenty file reads, never ten thousand.
+func rank(tokens map[string]struct{}, hits []Hit, now time.Time) []Hit {
+	scored := hits[:0:0]
+	for _, h := range hits {
+		if h.Score = Score(tokens, h.Title, h.Tags); h.Score > 0 {
+			scored = append(scored, h)
+		}
+	}
+	sortHits(scored)
+	kept := scored[:0:0]
+	for i, h := range scored {
+		if i < deepCheckTop {
+			drop, recent := deepCheck(h, now)
+			if drop {
+				continue
+			}
+			if recent {
+				h.Score += recencyPoints
+			}
+		}
+		kept = append(kept, h)
+	}
+	sortHits(kept)
+	return kept
+}
+
+// sortHits orders by score, then category priority; equal hits keep their
+// order in the index, so the answer is deterministic.
+func sortHits(hits []Hit) {
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return priority(hits[i].Category) < priority(hits[j].Category)
+	})
+}
+
+// deepCheck opens a record to see whether it is retired (drop it) and
+// whether it changed within the recency window. An index line whose path
+// leaves the root is dropped too: it can only be forged. A file that cannot
+// be read is neither retired nor recent, as in the plugin.
+func deepCheck(h Hit, now time.Time) (drop, recent bool) {
+	if h.root == "" {
+		return false, isRecent(h.date, now)
+	}
+	file, err := records.Locate(h.root, h.Path)
+	if err != nil {
+		return true, false
+	}
+	r, err := records.ReadRecord(file)
+	if err != nil {
+		return false, false
+	}
+	updated, _ := parseTime(r.UpdatedAt)
+	return r.Status() == records.StatusRetired, isRecent(updated, now)
+}
+
+func isRecent(t, now time.Time) bool {
+	return !t.IsZero() && now.Sub(t) <= recencyDays*24*time.Hour
+}
+
+func parseTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.DateOnly, s)
+}

@@ -1,0 +1,162 @@
+package recall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// MaxContextBytes caps the text one prompt may inject (Claude Code's hook
+// output limit is 10,000 characters).
+const MaxContextBytes = 10000
+
+// minPromptLen: shorter prompts ("yes", "go on") carry no topic.
+const minPromptLen = 10
+
+// RetrieveOptions are the inputs of one retrieval.
+type RetrieveOptions struct {
+	Prompt string
+	// Root is the records root; Layout locates the markdown reference tier
+	// and is the base its entries are cited from.
+	Root   string
+	Layout tiers.Layout
+	Now    time.Time
+	// Warn receives the few warnings the hook may print (a bad max_inject).
+	Warn io.Writer
+}
+
+// HookInput is the part of the UserPromptSubmit hook JSON retrieval reads.
+type HookInput struct {
+	Prompt string `json:"prompt"`
+	CWD    string `json:"cwd"`
+}
+
+// ParseHookInput reads the hook's stdin JSON. Current Claude Code sends
+// "prompt", older versions (and the plugin's tests) "user_prompt". ok is
+// false for empty or invalid input, which the hook skips silently.
+func ParseHookInput(data []byte) (in HookInput, ok bool) {
+	var raw struct {
+		Prompt     *string `json:"prompt"`
+		UserPrompt *string `json:"user_prompt"`
+		CWD        *string `json:"cwd"`
+	}
+	if len(strings.TrimSpace(string(data))) == 0 || json.Unmarshal(data, &raw) != nil {
+		return HookInput{}, false
+	}
+	switch {
+	case raw.Prompt != nil && *raw.Prompt != "":
+		in.Prompt = *raw.Prompt
+	case raw.UserPrompt != nil:
+		in.Prompt = *raw.UserPrompt
+	}
+	if raw.CWD != nil {
+		in.CWD = *raw.CWD
+	}
+	return in, true
+}
+
+// Retrieve returns the <memory-context> block of the memories most related
+// to the prompt, or "" when there is nothing to inject (a short prompt,
+// retrieval disabled, max_inject 0, no match...). Only a cancelled context
+// is an error: every other problem degrades to fewer memories, because a
+// hook must never stand between the user and the agent.
+func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
+	if utf8.RuneCountInString(strings.TrimSpace(opts.Prompt)) < minPromptLen {
+		return "", nil
+	}
+	limit := maxInjectCap
+	if isDir(opts.Root) {
+		enabled, n, warning := retrievalSettings(opts.Root)
+		if warning != "" && opts.Warn != nil {
+			fmt.Fprintln(opts.Warn, warning)
+		}
+		if !enabled || n == 0 {
+			return "", nil
+		}
+		limit = n
+	} else {
+		limit = records.DefaultConfig().MaxInject
+	}
+	tokens := Tokenize(opts.Prompt)
+	if len(tokens) == 0 {
+		return "", nil
+	}
+	hits := recordHits(opts.Root, nil)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir)...)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	ranked := rank(tokens, hits, opts.Now)
+	if len(ranked) == 0 {
+		return "", nil
+	}
+	return formatContext(opts.Root, ranked[:min(limit, len(ranked))]), nil
+}
+
+// recordHits reads the index of root, rebuilding it first when it is
+// missing but the root exists. No root or no index means no records.
+func recordHits(root string, warn func(string)) []Hit {
+	if !isDir(root) {
+		return nil
+	}
+	es, err := records.ReadIndex(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
+			es, err = records.ReadIndex(root)
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	return indexHits(root, es)
+}
+
+// formatContext renders the block the hook prints. Titles, tags and paths
+// are sanitized again here: the index is a file anyone can edit. Lines
+// that would take the block past MaxContextBytes are left out.
+func formatContext(root string, hits []Hit) string {
+	const closing = "</memory-context>\n"
+	var b strings.Builder
+	fmt.Fprintf(&b, "<memory-context source=\"%s/\">\n", injectSafePath(citePath(records.Base(root), root)))
+	for _, h := range hits {
+		line := contextLine(h)
+		if b.Len()+len(line)+len(closing) > MaxContextBytes {
+			continue
+		}
+		b.WriteString(line)
+	}
+	b.WriteString(closing)
+	return b.String()
+}
+
+func contextLine(h Hit) string {
+	line := fmt.Sprintf("- [%s] %s -> %s", h.Category, injectSafe(h.Title), injectSafePath(h.Path))
+	if tags := safeTags(h.Tags); len(tags) > 0 {
+		line += " #tags:" + strings.Join(tags, ",")
+	}
+	return line + "\n"
+}
+
+func safeTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if t = injectSafeTag(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

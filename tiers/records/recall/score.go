@@ -1,0 +1,85 @@
+package recall
+
+import "strings"
+
+// Points of the retrieval score (seed 003): a prompt token equal to a title
+// word, equal to a tag, or (at four characters or more) a prefix of either.
+const (
+	titlePoints   = 2
+	tagPoints     = 3
+	prefixPoints  = 1
+	minPrefixLen  = 4
+	candidateMin  = 3 // a candidate needs at least one tag or two title hits
+	deepCheckTop  = 20
+	recencyDays   = 30
+	recencyPoints = 1
+)
+
+// Score is the text score of one entry for the prompt tokens. A token equal
+// to a title word and to a tag earns both; a prefix point only goes to a
+// token that matched nothing exactly.
+func Score(tokens map[string]struct{}, title string, tags []string) int {
+	titleWords := Tokenize(title)
+	score := 0
+	for tok := range tokens {
+		_, inTitle := titleWords[tok]
+		inTags := contains(tags, tok)
+		if inTitle {
+			score += titlePoints
+		}
+		if inTags {
+			score += tagPoints
+		}
+		if inTitle || inTags || len(tok) < minPrefixLen {
+			continue
+		}
+		if prefixOfAny(tok, titleWords, tags) {
+			score += prefixPoints
+		}
+	}
+	return score
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func prefixOfAny(tok string, words map[string]struct{}, tags []string) bool {
+	for w := range words {
+		if strings.HasPrefix(w, tok) {
+			return true
+		}
+	}
+	for _, t := range tags {
+		if strings.HasPrefix(t, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// categoryPriority breaks score ties: what constrains the agent's next step
+// comes before what merely describes the past. Markdown entries and unknown
+// categories come last.
+var categoryPriority = map[string]int{
+	"DECISION":        1,
+	"CONSTRAINT":      2,
+	"PREFERENCE":      3,
+	"RUNBOOK":         4,
+	"TECH_DEBT":       5,
+	"SESSION_SUMMARY": 6,
+	"PROJECT":         7,
+	"REFERENCE":       8,
+}
+
+func priority(category string) int {
+	if p, ok := categoryPriority[category]; ok {
+		return p
+	}
+	return 10
+}
