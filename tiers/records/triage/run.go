@@ -75,6 +75,15 @@ type outcome struct {
 	err     error
 }
 
+func evaluate(ctx context.Context, stdin io.Reader, opts Options) outcome {
+	in, err := ParseInput(stdin)
+	if err != nil {
+		return outcome{err: err}
+	}
+	msg, err := Decide(ctx, in, opts)
+	return outcome{message: msg, err: err}
+}
+
 func (o Options) withDefaults() Options {
 	if o.ContextDir == "" {
 		o.ContextDir = "/tmp"
@@ -96,35 +105,27 @@ func (o Options) withDefaults() Options {
 func ParseInput(r io.Reader) (Input, error) {
 	var in Input
 	if err := json.NewDecoder(io.LimitReader(r, maxStdin)).Decode(&in); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Input{}, nil // no payload: nothing to triage
+		}
 		return Input{}, fmt.Errorf("read hook input: %w", err)
 	}
 	return in, nil
 }
 
-// errSkip ends a run quietly: nothing wrong, nothing to do.
-var errSkip = errors.New("skip")
-
-func evaluate(ctx context.Context, stdin io.Reader, opts Options) outcome {
-	msg, err := decide(ctx, stdin, opts)
-	if errors.Is(err, errSkip) {
-		return outcome{}
-	}
-	return outcome{message: msg, err: err}
-}
-
-func decide(ctx context.Context, stdin io.Reader, opts Options) (string, error) {
-	if !opts.Config.Enabled {
-		return "", errSkip
-	}
-	in, err := ParseInput(stdin)
-	if err != nil {
-		return "", err
-	}
-	if in.TranscriptPath == "" || in.StopHookActive {
-		return "", errSkip
+// Decide is the Stop hook's decision for an already parsed payload: the
+// message that blocks the stop, or "" to let it happen. An error also
+// lets the stop happen; the caller reports it in one line. Decide writes
+// the context files and the stop flag of a block; it does not enforce
+// opts.Timeout, the caller's ctx bounds it.
+func Decide(ctx context.Context, in Input, opts Options) (string, error) {
+	opts = opts.withDefaults()
+	if !opts.Config.Enabled || in.TranscriptPath == "" || in.StopHookActive {
+		return "", nil
 	}
 	cwd := in.Cwd
 	if cwd == "" {
+		var err error
 		if cwd, err = os.Getwd(); err != nil {
 			return "", fmt.Errorf("working directory: %w", err)
 		}
@@ -132,7 +133,7 @@ func decide(ctx context.Context, stdin io.Reader, opts Options) (string, error) 
 	now := opts.Now()
 	flag := StopFlag(cwd)
 	if consumeFreshFlag(flag, now) {
-		return "", errSkip
+		return "", nil
 	}
 	path, err := confine(in.TranscriptPath, opts.Home)
 	if err != nil {
@@ -144,8 +145,11 @@ func decide(ctx context.Context, stdin io.Reader, opts Options) (string, error) 
 	}
 	lines, act := digest(msgs)
 	hits := scoreAll(lines, act, opts.Config.Thresholds)
-	if len(hits) == 0 || ctx.Err() != nil {
-		return "", errSkip
+	if len(hits) == 0 {
+		return "", nil
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
 	files := map[string]string{}
 	for _, h := range hits {

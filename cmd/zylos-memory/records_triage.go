@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+	"github.com/zylos/zylos-memory/tiers/records/triage"
+)
+
+func init() {
+	registerSub("records", &cli.Command{
+		Name:  "triage",
+		Usage: "Stop hook: read {\"transcript_path\",\"cwd\"} on stdin; exit 2 with what to save on stderr, else exit 0",
+		UsageText: `echo '{"transcript_path":"...","cwd":"..."}' | zylos-memory records triage [--root R]` +
+			"\n   exit 0 lets the agent stop; exit 2 blocks it with the items to save on stderr",
+		Flags: []cli.Flag{
+			recallRootFlag(),
+			&cli.StringFlag{Name: "context-dir", Value: "/tmp", Usage: "where the per-category context files are written"},
+			&cli.DurationFlag{Name: "timeout", Value: triage.DefaultTimeout, Usage: "deadline after which the stop is allowed"},
+		},
+		Action: runTriage,
+	})
+}
+
+// runTriage fails open: a bad setup, config or input lets the agent stop.
+func runTriage(c *cli.Context) error {
+	e, err := envFrom(c)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "memory triage: %v (allowing stop)\n", err)
+		return nil
+	}
+	opts := triage.Options{
+		Config:     triageConfig(c.String("root"), e),
+		Home:       os.Getenv("HOME"),
+		ContextDir: c.String("context-dir"),
+		Now:        e.now,
+		Timeout:    c.Duration("timeout"),
+	}
+	if code := triage.Run(c.Context, e.stdin, e.stderr, opts); code != triage.ExitAllow {
+		return cli.Exit("", code)
+	}
+	return nil
+}
+
+// triageConfig is the triage section of the records config, its defaults
+// when the file is missing or unreadable (reported, never fatal).
+func triageConfig(explicitRoot string, e *env) records.TriageConfig {
+	root, err := records.ResolveRoot(explicitRoot, "", e.layout.RecordsDir())
+	if err != nil {
+		return records.DefaultConfig().Triage
+	}
+	cfg, err := records.LoadConfig(root)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memory triage: %v (using defaults)\n", err)
+	}
+	return cfg.Triage
+}

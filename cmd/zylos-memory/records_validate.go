@@ -1,0 +1,26 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/records/guard"
+)
+
+func init() {
+	registerSub("records", &cli.Command{
+		Name: "validate",
+		Usage: "PostToolUse hook (Write/Edit): validate a record written directly into the records root, " +
+			"quarantine it as <path>.invalid.<unix> when invalid; always exit 0",
+		UsageText: `echo '{"tool_input":{"file_path":"..."}}' | zylos-memory records validate [--root R]`,
+		Flags:     []cli.Flag{recallRootFlag()},
+		Action: func(c *cli.Context) error {
+			return runToolHook(c, "validate", func(path, cwd string, e *env, opts guard.Options) (any, string) {
+				rep := guard.Check(path, cwd, e.now(), opts)
+				if rep.Answer == nil {
+					return nil, rep.Warning
+				}
+				return rep.Answer, rep.Warning
+			})
+		},
+	})
+}
