@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/zylos/zylos-memory/tiers"
 )
 
 // recordHeader starts one conversation record of the C4 session-init text:
@@ -20,12 +18,10 @@ const (
 
 // fitSessionInit cuts the C4 session-init text to budget characters by
 // dropping its oldest conversation records first, keeping the checkpoint
-// summary and the sync trigger, and saying what was dropped. When even
-// that does not fit, the whole text is cut on a line boundary.
+// summary and the sync trigger, and saying what was dropped. When even that
+// does not fit, the sync trigger alone (what the agent must act on) is kept
+// under a note, or, with no room at all, nothing.
 func fitSessionInit(text string, budget int) string {
-	if budget <= 0 {
-		return ""
-	}
 	if textLen(text) <= budget {
 		return text
 	}
@@ -38,7 +34,24 @@ func fitSessionInit(text string, budget int) string {
 			return out
 		}
 	}
-	return tiers.CapContextFor(text, budget, readC4Sentence)
+	for _, out := range []string{essentialC4(tail), c4CutNote} {
+		if textLen(out) <= budget {
+			return out
+		}
+	}
+	return ""
+}
+
+// c4CutNote stands in for C4 context that had no room at all.
+const c4CutNote = "[C4 conversation context not shown, to stay under the context limit. Read it with: zylos-memory c4 session-init.]\n"
+
+// essentialC4 is the least C4 context worth injecting: the cut note and
+// the sync trigger, if there is one.
+func essentialC4(tail string) string {
+	if tail == "" {
+		return c4CutNote
+	}
+	return c4CutNote + "\n" + tail
 }
 
 // splitSessionInit splits the text into what precedes the first record,

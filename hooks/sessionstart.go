@@ -21,25 +21,34 @@ func sessionStart(ctx context.Context, env Env, _ Input) (Answer, error) {
 	core, err := tiers.CoreContext(env.Layout)
 	if err != nil {
 		notes = append(notes, err.Error())
+		core = "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor."
 	}
-	core = tiers.CapContextFor(core, contextBudget, "Read the rest with the Read tool: "+env.Layout.CoreFile()+".")
 	c4, err := c4SessionInit(ctx, env.Layout)
 	if err != nil {
-		notes = append(notes, err.Error())
+		notes = append(notes, "c4: "+err.Error())
 	}
-	text := joinContext(core, c4)
-	if textLen(text) > contextBudget {
-		sep := 0
-		if core != "" {
-			sep = 2
-		}
-		text = joinContext(core, fitSessionInit(c4, contextBudget-textLen(core)-sep))
-	}
-	ans := ContextAnswer(SessionStart.Name, text)
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.Layout.CoreFile()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
+}
+
+// fitContext joins core and C4 context below the cap. Core memory comes
+// first and keeps everything but the room the C4 sync trigger needs; the
+// C4 part then gets what is left, its oldest conversations cut first.
+func fitContext(core, c4, coreFile string) string {
+	if text := joinContext(core, c4); textLen(text) <= contextBudget {
+		return text
+	}
+	reserve := 0
+	if c4 != "" {
+		_, _, tail := splitSessionInit(c4)
+		reserve = textLen(essentialC4(tail)) + len("\n\n")
+	}
+	core = tiers.CapContextFor(core, contextBudget-reserve, "Read the rest with the Read tool: "+coreFile+".")
+	rest := contextBudget - textLen(core) - len("\n\n")
+	return joinContext(core, fitSessionInit(c4, rest))
 }
 
 // joinContext separates the parts with an empty line.

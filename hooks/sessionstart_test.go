@@ -1,0 +1,152 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+const sampleCore = "# Core Memory\n\n## Identity\nI am Zylos.\n\n## Active Working State\nShipping the hooks.\n"
+
+// home describes a zylos home for an entry point test.
+type home struct {
+	core      string // core.md content; "" leaves it out, "<dir>" makes it a directory
+	convs     int    // C4 conversations; -1 leaves the database out
+	convSize  int    // bytes per conversation
+	corruptC4 bool
+}
+
+func (h home) build(t *testing.T) tiers.Layout {
+	t.Helper()
+	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
+	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	switch h.core {
+	case "":
+	case "<dir>":
+		os.MkdirAll(l.CoreFile(), 0o755)
+	default:
+		os.WriteFile(l.CoreFile(), []byte(h.core), 0o644)
+	}
+	switch {
+	case h.corruptC4:
+		os.MkdirAll(filepath.Dir(l.C4DB()), 0o755)
+		os.WriteFile(l.C4DB(), bytes.Repeat([]byte("not a database "), 500), 0o644)
+	case h.convs >= 0:
+		c4fixture.Create(t, l.C4DB(), h.convs, h.convSize)
+	}
+	return l
+}
+
+// answer runs an entry point on a home and returns its context text.
+func answer(t *testing.T, ev Event, l tiers.Layout, stdin string) (text, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), ev, Options{
+		Env:      Env{Layout: l, Now: func() time.Time { return c4fixture.Start }},
+		Deadline: 5 * time.Second, // generous: these tests check content, not speed
+		Stdin:    strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut.String())
+	}
+	if out.Len() == 0 {
+		return "", errOut.String()
+	}
+	var got contextOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("answer is not the hook JSON: %v\n%s", err, out.String())
+	}
+	if got.HookSpecificOutput.HookEventName != ev.Name {
+		t.Errorf("hookEventName = %q, want %q", got.HookSpecificOutput.HookEventName, ev.Name)
+	}
+	text = got.HookSpecificOutput.AdditionalContext
+	if n := textLen(text); n >= ContextLimit {
+		t.Errorf("context is %d characters, want below %d", n, ContextLimit)
+	}
+	return text, errOut.String()
+}
+
+func TestSessionStart(t *testing.T) {
+	tests := []struct {
+		name       string
+		home       home
+		wantStderr string
+	}{
+		{name: "fresh_home", home: home{convs: -1}},
+		{name: "core_only", home: home{core: sampleCore, convs: -1}},
+		{name: "core_and_c4_under_threshold", home: home{core: sampleCore, convs: 3}},
+		{name: "core_and_c4_over_threshold", home: home{core: sampleCore, convs: 31}},
+		{name: "conversations_cut_oldest_first", home: home{core: sampleCore, convs: 31, convSize: 2500}},
+		{name: "core_cut_c4_dropped", home: home{core: strings.Repeat("A line of core memory.\n", 1000), convs: 31, convSize: 2500}},
+		{name: "corrupt_c4", home: home{core: sampleCore, corruptC4: true}, wantStderr: "c4"},
+		{name: "unreadable_core", home: home{core: "<dir>", convs: 2}, wantStderr: "read core memory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := tt.home.build(t)
+			text, stderr := answer(t, SessionStart, l, `{"hook_event_name":"SessionStart","source":"startup"}`)
+			testutil.Golden(t, filepath.Join("testdata", "session_start_"+tt.name+".golden"),
+				[]byte(strings.ReplaceAll(text, l.ZylosDir, "/home/u/zylos")))
+			if tt.wantStderr == "" && stderr != "" || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("stderr = %q, want %q", stderr, tt.wantStderr)
+			}
+		})
+	}
+}
+
+func TestUserPromptSubmit(t *testing.T) {
+	tests := []struct {
+		name  string
+		convs int
+		want  string
+	}{
+		{"no_c4", -1, ""},
+		{"at_threshold", 30, ""},
+		{"over_threshold", 31, "[Action Required] There are 31 unsummarized conversations (conversation id 1 ~ 31). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 31\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := home{convs: tt.convs}.build(t)
+			text, stderr := answer(t, UserPromptSubmit, l, `{"prompt":"hello"}`)
+			if text != tt.want || stderr != "" {
+				t.Errorf("context %q stderr %q, want %q", text, stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestFitSessionInit(t *testing.T) {
+	text := "[Last Checkpoint Summary] s\n\n[Recent Conversations]\n" +
+		"[2026-03-15 10:00:00] IN (tg:1):\nfirst\nstill first\n\n" +
+		"[2026-03-15 10:01:00] OUT (tg):\nsecond\n\n" +
+		"[2026-03-15 10:02:00] IN (tg:1):\nthird\n\n" +
+		"[Action Required] There are 31 unsummarized conversations.\n"
+	for budget := 0; budget <= textLen(text)+1; budget++ {
+		got := fitSessionInit(text, budget)
+		if textLen(got) > budget {
+			t.Fatalf("budget %d: got %d characters", budget, textLen(got))
+		}
+		if budget >= textLen(text) && got != text {
+			t.Fatalf("budget %d: text within budget changed", budget)
+		}
+		if strings.Contains(got, "older of 3 recent") {
+			if !strings.Contains(got, "[Action Required]") || !strings.HasPrefix(got, "[Last Checkpoint Summary]") {
+				t.Fatalf("budget %d: cut lost the summary or trigger:\n%s", budget, got)
+			}
+			if strings.Contains(got, "third") == false {
+				t.Fatalf("budget %d: newest record dropped before older ones:\n%s", budget, got)
+			}
+		}
+	}
+}

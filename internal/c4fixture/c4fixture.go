@@ -1,0 +1,60 @@
+// Package c4fixture builds real C4 databases for tests: the schema of
+// c4sync.Create plus conversation rows with fixed timestamps, so hook and
+// doctor tests run against SQLite exactly as a user's home holds it.
+package c4fixture
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+)
+
+// Start is the timestamp of the first conversation; each next one is a
+// minute later.
+var Start = time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
+
+// Create makes the C4 database at path with n conversations, alternating
+// inbound (with an endpoint) and outbound. Each content is "message <i>"
+// padded with 'x' to at least size bytes.
+func Create(tb testing.TB, path string, n, size int) {
+	tb.Helper()
+	if _, err := c4sync.Create(path); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stmt, err := tx.Prepare(`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		dir, endpoint := "in", any("8101553026")
+		if i%2 == 0 {
+			dir, endpoint = "out", nil
+		}
+		content := fmt.Sprintf("message %d", i)
+		if pad := size - len(content); pad > 0 {
+			content += " " + strings.Repeat("x", pad)
+		}
+		ts := Start.Add(time.Duration(i) * time.Minute).Format("2006-01-02 15:04:05")
+		if _, err := stmt.Exec(ts, dir, "telegram", endpoint, content); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+}
