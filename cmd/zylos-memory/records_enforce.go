@@ -1,0 +1,38 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+func init() {
+	registerSub("records", &cli.Command{
+		Name:      "enforce",
+		Usage:     "apply the session rolling window: retire the oldest active sessions beyond max_retained",
+		UsageText: "zylos-memory records enforce --category session_summary [--max-retained N] [--root R]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "category", Value: "session_summary", Usage: "session_summary"},
+			&cli.IntFlag{Name: "max-retained", Usage: "window size (default: categories.session_summary.max_retained, 5)"},
+			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
+		},
+		Action: func(c *cli.Context) error {
+			e, err := envFrom(c)
+			if err != nil {
+				return err
+			}
+			if c.IsSet("max-retained") && c.Int("max-retained") < 1 {
+				return cli.Exit("zylos-memory: records enforce: --max-retained must be at least 1", 2)
+			}
+			root, err := recordsRoot(c, e, "")
+			if err != nil {
+				return err
+			}
+			ans, err := records.Enforce(records.EnforceOptions{
+				Root: root, Category: c.String("category"), MaxRetained: c.Int("max-retained"),
+				Now: e.now(), Warn: warnTo(e.stderr),
+			})
+			return recordsAnswer(e, ans, err)
+		},
+	})
+}

@@ -1,0 +1,179 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+)
+
+// DraftOptions are the flags of `records draft` (seed 004's memory_draft).
+type DraftOptions struct {
+	Root          string
+	Action        string // create or update
+	Category      string
+	InputFile     string // partial input: title, tags, confidence, related_files, change_summary, content
+	CandidateFile string // update: the record being updated
+	Now           time.Time
+	Warn          func(string)
+}
+
+// draftInputKeys are the fields a partial input may carry.
+var draftInputKeys = map[string]bool{
+	"title": true, "tags": true, "confidence": true, "related_files": true, "change_summary": true, "content": true,
+}
+
+// Draft assembles a complete, schema-valid record from a partial input
+// (and, for update, the candidate record) and writes it to
+// <root>/.staging/draft-<category>-<timestamp>.json for `records write`.
+func Draft(o DraftOptions) (Answer, error) {
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	if o.Action != "create" && o.Action != "update" {
+		return nil, newError(ErrInput, "field", "--action", "got", quote(o.Action), "fix", "Use create or update")
+	}
+	if !ValidCategory(o.Category) {
+		return nil, newError(ErrInput, "field", "--category", "got", quote(o.Category), "fix", "Use a known category")
+	}
+	in, err := readInput(o.InputFile, o.Root)
+	if err != nil {
+		return nil, err
+	}
+	for k := range in {
+		if !draftInputKeys[k] {
+			o.Warn("[WARN] draft input field " + k + " ignored (set automatically)")
+			delete(in, k)
+		}
+	}
+	var d doc
+	if o.Action == "create" {
+		d = draftCreate(in, o)
+	} else if d, err = draftUpdate(in, o); err != nil {
+		return nil, err
+	}
+	autoFix(d, o.Action == "create", o.Now, o.Warn)
+	data, err := d.bytes()
+	if err != nil {
+		return nil, fmt.Errorf("encode draft: %w", err)
+	}
+	if err := Validate(o.Category, data); err != nil {
+		return nil, err
+	}
+	path, err := writeDraft(o, data)
+	if err != nil {
+		return nil, err
+	}
+	return Answer{{"status", "ok"}, {"action", o.Action}, {"draft_path", IndexPath(o.Root, path)}}, nil
+}
+
+func changeSummary(in doc, def string) string {
+	if s := in.str("change_summary"); s != "" {
+		return s
+	}
+	return def
+}
+
+func draftCreate(in doc, o DraftOptions) doc {
+	now := stamp(o.Now)
+	d := doc{
+		"schema_version": "1.0", "category": o.Category, "id": Slugify(in.str("title")),
+		"title": in["title"], "tags": in["tags"], "content": in["content"],
+		"created_at": now, "updated_at": now, "record_status": StatusActive, "times_updated": 0,
+	}
+	for _, k := range []string{"confidence", "related_files"} {
+		if v, ok := in[k]; ok {
+			d[k] = v
+		}
+	}
+	d.appendChange(Change{Date: now, Summary: changeSummary(in, "Created")})
+	return d
+}
+
+func draftUpdate(in doc, o DraftOptions) (doc, error) {
+	if o.CandidateFile == "" {
+		return nil, newError(ErrInput, "field", "--candidate-file", "error", "required for update",
+			"fix", "Pass the candidate.path from records candidate")
+	}
+	abs, err := Locate(o.Root, o.CandidateFile)
+	if err != nil {
+		return nil, newError(ErrPath, "target", o.CandidateFile, "error", err.Error(), "fix", "Use the candidate.path as given")
+	}
+	data, err := os.ReadFile(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, newError(ErrRead, "target", o.CandidateFile, "error", "candidate does not exist", "fix", "Run records candidate again")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read candidate: %w", err)
+	}
+	d, err := decodeDoc(data)
+	if err != nil {
+		return nil, newError(ErrRead, "target", o.CandidateFile, "error", err.Error(), "fix", "Repair or retire the candidate")
+	}
+	if t := in.str("title"); t != "" {
+		d["title"] = t
+	}
+	if v, ok := in["confidence"]; ok {
+		d["confidence"] = v
+	}
+	d["tags"] = anyList(union(d.strings("tags"), doc{"tags": toList(in["tags"])}.strings("tags")))
+	if rf := union(d.strings("related_files"), in.strings("related_files")); len(rf) > 0 {
+		d["related_files"] = anyList(rf)
+	}
+	content := d.content()
+	if content == nil {
+		content = map[string]any{}
+	}
+	if nc, ok := in["content"].(map[string]any); ok {
+		for k, v := range nc {
+			content[k] = v
+		}
+	}
+	d["content"] = content
+	d["updated_at"] = stamp(o.Now)
+	d.appendChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
+	return d, nil
+}
+
+func toList(v any) []any {
+	if s, ok := v.(string); ok {
+		return []any{s}
+	}
+	l, _ := v.([]any)
+	return l
+}
+
+func union(a, b []string) []string {
+	out := append(append([]string(nil), a...), minus(b, a)...)
+	sort.Strings(out)
+	return sortedSet(out)
+}
+
+// writeDraft creates the draft file without ever replacing another one.
+func writeDraft(o DraftOptions, data []byte) (string, error) {
+	dir := filepath.Join(o.Root, StagingDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create staging dir: %w", err)
+	}
+	base := fmt.Sprintf("draft-%s-%d", o.Category, o.Now.Unix())
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name += "-" + strconv.Itoa(i)
+		}
+		path := filepath.Join(dir, name+".json")
+		err := atomicfile.CreateExclusive(path, data, 0o644)
+		if err == nil {
+			return path, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || i > 1000 {
+			return "", fmt.Errorf("write draft: %w", err)
+		}
+	}
+}
