@@ -1,0 +1,164 @@
+package scheduler
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// Deps are the tiers operations the tasks call, passed in so the scheduler
+// does not depend on how rotation and consolidation work.
+type Deps struct {
+	// Rotate rotates sessions/current.md; it returns the files it wrote.
+	Rotate func(l tiers.Layout, now time.Time) ([]string, error)
+	// Consolidate builds the consolidation report and counts its
+	// recommendations.
+	Consolidate func(l tiers.Layout, now time.Time) (report any, recommendations int, err error)
+}
+
+// Runner executes tasks' actions.
+type Runner struct {
+	Layout tiers.Layout
+	Home   *time.Location
+	Deps   Deps
+}
+
+// outcome is how an action ended: a run status and a line of detail.
+type outcome struct{ status, detail string }
+
+func ok(format string, args ...any) outcome { return outcome{StatusOK, fmt.Sprintf(format, args...)} }
+func skipped(format string, args ...any) outcome {
+	return outcome{StatusSkipped, fmt.Sprintf(format, args...)}
+}
+func failed(err error) outcome { return outcome{StatusError, err.Error()} }
+
+// Act runs t's action at now. retry is set when the run was interrupted
+// before (a crash): queued messages already in C4 are then not queued again.
+func (r *Runner) Act(t *Task, now time.Time, retry bool) outcome {
+	switch {
+	case t.Kind == KindUser:
+		return r.queue(UserContent(t), t.Priority, t.RequireIdle, retry)
+	case t.Name == SyncTask:
+		return r.syncTrigger(t)
+	case t.Name == RotationTask:
+		return r.rotate(now)
+	case t.Name == ConsolidationTask:
+		return r.consolidate(t, now)
+	}
+	return failed(fmt.Errorf("unknown built-in task %q", t.Name))
+}
+
+// UserContent is the C4 message a user task queues.
+func UserContent(t *Task) string {
+	return fmt.Sprintf("[Scheduled Task: %s] %s", t.Name, t.Prompt)
+}
+
+// queue enqueues content unless dedupe finds an identical pending message.
+func (r *Runner) queue(content string, priority int, idle, dedupe bool) outcome {
+	c4, err := r.openC4()
+	if err != nil {
+		return failed(err)
+	}
+	defer c4.Close()
+	return enqueue(c4, content, priority, idle, dedupe)
+}
+
+func enqueue(c4 *c4Queue, content string, priority int, idle, dedupe bool) outcome {
+	if dedupe {
+		if pending, err := c4.hasPending(content); err != nil {
+			return failed(err)
+		} else if pending {
+			return skipped("already queued in C4")
+		}
+	}
+	id, err := c4.enqueue(content, priority, idle)
+	if err != nil {
+		return failed(err)
+	}
+	return ok("queued C4 message %d (priority %d)", id, priority)
+}
+
+// syncTrigger queues the memory sync request at priority 1 when C4 has
+// unsummarized conversations and no sync request is still pending (zylos
+// queued another every 2 hours while the agent was busy).
+func (r *Runner) syncTrigger(t *Task) outcome {
+	c4, err := r.openC4()
+	if err != nil {
+		return failed(err)
+	}
+	defer c4.Close()
+	line, err := c4.syncTrigger()
+	if err != nil {
+		return failed(err)
+	}
+	if line == "" {
+		return skipped("no unsummarized conversations")
+	}
+	if pending, err := c4.syncPending(); err != nil {
+		return failed(err)
+	} else if pending {
+		return skipped("a sync request is still pending in C4")
+	}
+	return enqueue(c4, line, t.Priority, t.RequireIdle, false)
+}
+
+func (r *Runner) rotate(now time.Time) outcome {
+	if r.Deps.Rotate == nil {
+		return failed(fmt.Errorf("session rotation is not available in this build"))
+	}
+	files, err := r.Deps.Rotate(r.Layout, now)
+	if err != nil {
+		return failed(fmt.Errorf("rotate: %w", err))
+	}
+	if len(files) == 0 {
+		return skipped("nothing to rotate")
+	}
+	return ok("rotated: %s", strings.Join(files, ", "))
+}
+
+// ReportPath is where the weekly consolidation report of day goes.
+func ReportPath(l tiers.Layout, day time.Time) string {
+	return filepath.Join(l.StateDir(), "reports", "consolidation-"+day.Format("2006-01-02")+".json")
+}
+
+func (r *Runner) consolidate(t *Task, now time.Time) outcome {
+	if r.Deps.Consolidate == nil {
+		return failed(fmt.Errorf("consolidation is not available in this build"))
+	}
+	report, n, err := r.Deps.Consolidate(r.Layout, now)
+	if err != nil {
+		return failed(fmt.Errorf("consolidate: %w", err))
+	}
+	path := ReportPath(r.Layout, now.In(r.Home))
+	if err := writeJSON(path, report); err != nil {
+		return failed(err)
+	}
+	if n == 0 {
+		return ok("report %s: no recommendations", path)
+	}
+	content := fmt.Sprintf("[Scheduled Task: %s] The weekly memory consolidation report has %d recommendation(s). "+
+		"Review %s and archive old entries as recommended.", t.Name, n, path)
+	res := r.queue(content, t.Priority, t.RequireIdle, true)
+	res.detail = "report " + path + "; " + res.detail
+	return res
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode report: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create reports dir: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}

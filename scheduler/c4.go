@@ -1,0 +1,64 @@
+package scheduler
+
+import (
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+)
+
+// c4Channel is the C4 channel of everything the scheduler queues, as
+// zylos's `c4-receive --no-reply` does for system messages.
+const c4Channel = "system"
+
+// c4Queue is the C4 access the tasks need.
+type c4Queue struct{ db *c4sync.DB }
+
+func (r *Runner) openC4() (*c4Queue, error) {
+	db, err := c4sync.OpenWrite(r.Layout.C4DB())
+	if err != nil {
+		return nil, err
+	}
+	return &c4Queue{db: db}, nil
+}
+
+func (q *c4Queue) Close() error { return q.db.Close() }
+
+// syncTrigger is the "[Action Required] ... /memory sync" line when any
+// conversation is unsummarized, "" when none is.
+func (q *c4Queue) syncTrigger() (string, error) {
+	r, err := q.db.Unsummarized()
+	if err != nil || r.Count == 0 {
+		return "", err
+	}
+	return c4sync.TriggerLine(r), nil
+}
+
+// syncPending reports whether any sync request is still pending. An exact
+// text match is not enough: each queued request is itself a conversation,
+// so the next request names one more and would never match the last.
+func (q *c4Queue) syncPending() (bool, error) {
+	db, err := sql.Open("sqlite3", "file:"+q.db.Path()+"?"+url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}.Encode())
+	if err != nil {
+		return false, fmt.Errorf("open c4 db: %w", err)
+	}
+	defer db.Close()
+	var n int
+	err = db.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
+		WHERE status = 'pending' AND direction = 'in' AND channel = ? AND content LIKE ? LIMIT 1)`,
+		c4Channel, syncRequestPattern).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("find pending sync request: %w", err)
+	}
+	return n > 0, nil
+}
+
+// syncRequestPattern matches every c4sync.TriggerLine.
+const syncRequestPattern = "[Action Required] There are % unsummarized conversations %/memory sync --begin %"
+
+func (q *c4Queue) hasPending(content string) (bool, error) { return q.db.HasPending(content) }
+
+func (q *c4Queue) enqueue(content string, priority int, requireIdle bool) (int64, error) {
+	return q.db.Enqueue(c4sync.Message{Channel: c4Channel, Content: content, Priority: priority, RequireIdle: requireIdle})
+}

@@ -1,0 +1,108 @@
+package scheduler
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
+
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// ErrCorrupt reports a state DB that SQLite cannot read. The file is never
+// reset: the history in it may be all a user has to explain what ran.
+var ErrCorrupt = errors.New("scheduler state DB is unreadable")
+
+// schema is applied on every open; IF NOT EXISTS keeps it idempotent.
+// Times are Unix seconds (UTC). A run row per (task, slot) is the claim
+// that makes a slot fire at most once.
+const schema = `
+CREATE TABLE IF NOT EXISTS tasks (
+	name         TEXT PRIMARY KEY,
+	kind         TEXT NOT NULL CHECK (kind IN ('builtin', 'user')),
+	prompt       TEXT NOT NULL DEFAULT '',
+	schedule     TEXT NOT NULL,
+	timezone     TEXT NOT NULL DEFAULT '',
+	priority     INTEGER NOT NULL CHECK (priority BETWEEN 1 AND 3),
+	require_idle INTEGER NOT NULL DEFAULT 0,
+	enabled      INTEGER NOT NULL DEFAULT 1,
+	miss_window  INTEGER NOT NULL DEFAULT 300,
+	next_run     INTEGER,
+	last_run     INTEGER,
+	last_status  TEXT NOT NULL DEFAULT '',
+	last_error   TEXT NOT NULL DEFAULT '',
+	created      INTEGER NOT NULL,
+	updated      INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+	id       INTEGER PRIMARY KEY AUTOINCREMENT,
+	task     TEXT NOT NULL,
+	slot     INTEGER NOT NULL,
+	started  INTEGER NOT NULL,
+	finished INTEGER,
+	status   TEXT NOT NULL CHECK (status IN ('running', 'ok', 'error', 'skipped', 'missed', 'waiting')),
+	detail   TEXT NOT NULL DEFAULT '',
+	UNIQUE (task, slot)
+);
+CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
+`
+
+// Store is the scheduler's state DB.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// DBPath is where a home keeps the scheduler's state.
+func DBPath(l tiers.Layout) string { return filepath.Join(l.StateDir(), "scheduler.db") }
+
+// Open opens (creating if needed) the state DB of a home.
+func Open(l tiers.Layout) (*Store, error) {
+	if err := os.MkdirAll(l.StateDir(), 0o700); err != nil {
+		return nil, fmt.Errorf("create state dir: %w", err)
+	}
+	return openPath(DBPath(l))
+}
+
+func openPath(path string) (*Store, error) {
+	q := url.Values{}
+	q.Set("_busy_timeout", "5000")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_txlock", "immediate")
+	q.Set("_foreign_keys", "1")
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open scheduler db: %w", err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.init(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) init() error {
+	var mode string
+	if err := s.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
+		return s.corrupt(err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("scheduler db %s: journal_mode is %q, want wal", s.path, mode)
+	}
+	if _, err := s.db.Exec(schema); err != nil {
+		return s.corrupt(err)
+	}
+	return nil
+}
+
+func (s *Store) corrupt(err error) error {
+	return fmt.Errorf("%w: %s: %v (the file was left as it is; move it aside to start with an empty schedule)", ErrCorrupt, s.path, err)
+}
+
+// Close releases the DB.
+func (s *Store) Close() error { return s.db.Close() }
