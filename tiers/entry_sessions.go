@@ -100,10 +100,11 @@ func (p *entryParser) sessionLine(em *ast.Emphasis, day time.Time, dayProblem st
 	}
 	e.Text = strings.TrimSpace(text)
 	e.Title = e.Text
+	padded := clock
 	if len(clock) == len("9:30") {
-		clock = "0" + clock
+		padded = "0" + clock
 	}
-	t, err := time.Parse(timeLayout, clock)
+	t, err := time.Parse(timeLayout, padded)
 	switch {
 	case err != nil:
 		problems = append(problems, fmt.Sprintf("invalid time %q (want HH:MM)", clock))

@@ -117,3 +117,19 @@ func TestEntryFindingsEmptyTree(t *testing.T) {
 		t.Errorf("empty tree: %s, want %s", got, want)
 	}
 }
+
+// TestFindingsJSONMatchesStruct holds that the report field prints the same
+// document as encoding/json does for the findings.
+func TestFindingsJSONMatchesStruct(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	writeTree(t, l, sampleTree())
+	f, err := l.EntryFindings(time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.MarshalIndent(f, "", "  ")
+	if got := AppendIndentedJSON(nil, f.JSON(), ""); string(got) != string(want) {
+		t.Errorf("JSON() differs:\n%s", testutil.Diff(string(want), string(got)))
+	}
+}

@@ -1,36 +1,62 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers"
 )
 
 // consolidateOptions is what the consolidate command was asked to do.
-type consolidateOptions struct{}
+type consolidateOptions struct {
+	entries bool // append the entry findings to the report as "entries"
+	apply   bool // archive what the report names instead of printing it
+}
 
 func init() {
 	register(&cli.Command{
 		Name:  "consolidate",
 		Usage: "print the consolidation report as JSON (consolidate.js)",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "entries", Usage: "add the entry findings (old decisions and projects, conflicting preferences, malformed entries) as \"entries\""},
+			&cli.BoolFlag{Name: "apply", Usage: "archive old sessions, decisions and completed projects; print what was moved"},
+		},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runConsolidate(e, consolidateOptions{})
+			return runConsolidate(e, consolidateOptions{entries: c.Bool("entries"), apply: c.Bool("apply")})
 		},
 	})
 }
 
-func runConsolidate(e *env, _ consolidateOptions) error {
+func runConsolidate(e *env, opts consolidateOptions) error {
 	loc, err := e.location()
 	if err != nil {
+		return err
+	}
+	if opts.apply {
+		if opts.entries {
+			return errors.New("consolidate: --apply and --entries cannot be combined")
+		}
+		done, err := tiers.ApplyConsolidation(e.layout, e.now().In(loc))
+		if werr := done.WriteText(e.stdout); err == nil {
+			err = werr
+		}
 		return err
 	}
 	report, err := tiers.Consolidation(e.layout, e.now().In(loc))
 	if err != nil {
 		return err
 	}
-	return report.WriteJSON(e.stdout)
+	if !opts.entries {
+		return report.WriteJSON(e.stdout)
+	}
+	findings, err := e.layout.EntryFindings(e.now())
+	if err != nil {
+		return err
+	}
+	return tiers.WriteIndentedJSON(e.stdout, append(report.JSON(), tiers.JSField{Key: "entries", Value: findings.JSON()}))
 }

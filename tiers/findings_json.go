@@ -1,0 +1,51 @@
+package tiers
+
+// JSON is the findings as an ordered object, so that `consolidate
+// --entries` can append them to the Node-format report as its "entries"
+// field and print both with the report's own JSON writer.
+func (f EntryFindings) JSON() JSObject {
+	return JSObject{
+		{"staleDecisions", entryRefsJSON(f.StaleDecisions)},
+		{"completedProjects", entryRefsJSON(f.CompletedProjects)},
+		{"conflictingPreferences", conflictsJSON(f.ConflictingPreferences)},
+		{"malformed", malformedJSON(f.Malformed)},
+	}
+}
+
+func entryRefsJSON(refs []EntryRef) JSArray {
+	out := JSArray{}
+	for _, r := range refs {
+		out = append(out, JSObject{
+			{"file", r.File}, {"line", r.Line}, {"title", r.Title}, {"status", r.Status},
+			{"date", r.Date}, {"ageDays", r.AgeDays}, {"archiveTo", r.ArchiveTo},
+		})
+	}
+	return out
+}
+
+func conflictsJSON(conflicts []PreferenceConflict) JSArray {
+	out := JSArray{}
+	for _, c := range conflicts {
+		values := JSArray{}
+		for _, v := range c.Values {
+			value := JSObject{{"file", v.File}, {"line", v.Line}, {"value", v.Value}}
+			if v.Added != "" {
+				value = append(value, JSField{"added", v.Added})
+			}
+			values = append(values, value)
+		}
+		out = append(out, JSObject{{"name", c.Name}, {"values", values}})
+	}
+	return out
+}
+
+func malformedJSON(list []Malformed) JSArray {
+	out := JSArray{}
+	for _, m := range list {
+		out = append(out, JSObject{
+			{"file", m.File}, {"line", m.Line}, {"kind", string(m.Kind)},
+			{"title", m.Title}, {"problem", m.Problem},
+		})
+	}
+	return out
+}
