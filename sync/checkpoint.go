@@ -83,6 +83,14 @@ var ErrCheckpointRange = errors.New("invalid checkpoint range")
 // CreateCheckpoint records that conversations up to end are summarized. The
 // start is the previous checkpoint's end + 1; an end below it is refused.
 func (db *DB) CreateCheckpoint(end int64, summary *string) (Created, error) {
+	return db.createCheckpoint(end, summary, nil)
+}
+
+// guard vets a checkpoint [start, end] inside the writing transaction, so
+// nothing can change between the check and the insert.
+type guard func(tx *sql.Tx, start, end int64) error
+
+func (db *DB) createCheckpoint(end int64, summary *string, check guard) (Created, error) {
 	tx, err := db.sql.Begin()
 	if err != nil {
 		return Created{}, db.wrap("begin checkpoint", err)
@@ -96,6 +104,11 @@ func (db *DB) CreateCheckpoint(end int64, summary *string) (Created, error) {
 	start := prev.Int64 + 1
 	if end < start {
 		return Created{}, fmt.Errorf("%w: end id %d is below start id %d (the previous checkpoint ends at %d)", ErrCheckpointRange, end, start, prev.Int64)
+	}
+	if check != nil {
+		if err := check(tx, start, end); err != nil {
+			return Created{}, err
+		}
 	}
 	now := db.now().UTC()
 	res, err := tx.Exec(`INSERT INTO checkpoints (timestamp, summary, start_conversation_id, end_conversation_id) VALUES (?, ?, ?, ?)`,

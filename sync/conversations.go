@@ -87,23 +87,30 @@ func FormatConversations(convs []Conversation) string {
 
 // Fetch is the text of `c4 fetch --begin X --end Y`, newline-terminated.
 func (db *DB) Fetch(begin, end int64) (string, error) {
+	text, _, err := db.fetch(begin, end)
+	return text, err
+}
+
+// fetch also returns the id of the last record printed (0 when none), the
+// point up to which a reader has seen every conversation of the range.
+func (db *DB) fetch(begin, end int64) (text string, last int64, err error) {
 	cp, err := db.LatestCheckpoint()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	convs, err := db.Conversations(begin, end)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	var b strings.Builder
 	b.WriteString(summaryLine(cp))
 	b.WriteString("[Conversations] (id " + strconv.FormatInt(begin, 10) + " ~ " + strconv.FormatInt(end, 10) + ")\n")
 	if len(convs) == 0 {
 		b.WriteString("No conversations in this range.\n")
-	} else {
-		b.WriteString(FormatConversations(convs) + "\n")
+		return b.String(), 0, nil
 	}
-	return b.String(), nil
+	b.WriteString(FormatConversations(convs) + "\n")
+	return b.String(), convs[len(convs)-1].ID, nil
 }
 
 // summaryLine is the checkpoint summary block, empty when there is none.

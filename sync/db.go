@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"strings"
@@ -50,6 +51,9 @@ func open(path, mode string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
 	}
+	if mode == "ro" && walAtRest(path) {
+		mode = "immutable"
+	}
 	sdb, err := sql.Open("sqlite3", dsn(path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
@@ -68,11 +72,40 @@ func open(path, mode string) (*DB, error) {
 // the path are escaped.
 func dsn(path, mode string) string {
 	q := url.Values{}
+	if mode == "immutable" {
+		q.Set("immutable", "1")
+		mode = "ro"
+	}
 	q.Set("mode", mode)
 	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout))
 	q.Set("_txlock", "immediate")
 	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
 	return u.String()
+}
+
+// walAtRest reports a WAL-mode database that no connection has open (no
+// -wal or -shm beside it). SQLite would create both files even for a
+// read-only connection; opening such a file immutable reads it without
+// leaving a byte behind. The main file of a WAL database changes only at a
+// checkpoint, which a writer opening meanwhile reaches only after 1000
+// pages of WAL, far longer than a read command lives.
+func walAtRest(path string) bool {
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(path + suffix); !errors.Is(err, os.ErrNotExist) {
+			return false
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var header [20]byte
+	if _, err := io.ReadFull(f, header[:]); err != nil {
+		return false
+	}
+	// Bytes 18 and 19 are the file format read/write versions: 2 means WAL.
+	return string(header[:16]) == "SQLite format 3\x00" && header[18] == 2
 }
 
 // checkTables makes a file that is not a database, or a database without

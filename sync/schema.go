@@ -59,6 +59,10 @@ func Create(path string) (created bool, err error) {
 	}
 	tmpPath := tmp.Name()
 	tmp.Close()
+	// CreateTemp makes 0600 files; the Node C4 gets the usual 0644.
+	if err := os.Chmod(tmpPath, 0o644); err != nil {
+		return false, fmt.Errorf("create c4 db: %w", err)
+	}
 	defer os.Remove(tmpPath)
 	if err := build(tmpPath); err != nil {
 		return false, err

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "c4",
+		Usage: "read and write the C4 conversation log (comm-bridge/c4.db)",
+		Flags: []cli.Flag{c4DBFlag()},
+		Subcommands: []*cli.Command{
+			{Name: "fetch", Usage: "print conversations begin..end (inclusive) after the last checkpoint summary",
+				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: c4Fetch},
+			{Name: "unsummarized", Usage: "print the unsummarized range as JSON", Action: c4Unsummarized},
+			{Name: "checkpoint", Usage: "create, list or show checkpoints",
+				ArgsUsage:       `<end_id> [--summary "text"] | create <end_id> [--summary "text"] | list [--limit N] | latest`,
+				SkipFlagParsing: true, Action: c4Checkpoint},
+			{Name: "session-init", Usage: "print the session-start context (summary, recent conversations, sync trigger)",
+				Flags: []cli.Flag{thresholdFlag()}, Action: c4SessionInit},
+			{Name: "threshold-check", Usage: "print the sync trigger when unsummarized conversations exceed the threshold",
+				Flags: []cli.Flag{thresholdFlag()}, Action: c4ThresholdCheck},
+			c4ReceiveCommand(),
+			{Name: "init", Usage: "create the C4 database if it is missing", Action: c4Init},
+		},
+	})
+}
+
+func c4DBFlag() cli.Flag {
+	return &cli.StringFlag{Name: "c4-db", Usage: "C4 database (default: $ZYLOS_DIR/comm-bridge/c4.db)"}
+}
+
+func thresholdFlag() cli.Flag {
+	return &cli.IntFlag{Name: "threshold", Value: c4sync.DefaultThreshold, EnvVars: []string{"C4_SYNC_THRESHOLD"},
+		Usage: "unsummarized count above which a memory sync is requested"}
+}
+
+// c4Env is what every c4 and sync command needs: the env and the DB path.
+func c4Env(c *cli.Context) (*env, string, error) {
+	e, err := envFrom(c)
+	if err != nil {
+		return nil, "", err
+	}
+	if p := c.String("c4-db"); p != "" {
+		return e, p, nil
+	}
+	return e, e.layout.C4DB(), nil
+}
+
+// withDB opens the C4 database read-only and writes what read returns.
+func withDB(c *cli.Context, read func(*c4sync.DB) (string, error)) error {
+	e, path, err := c4Env(c)
+	if err != nil {
+		return err
+	}
+	db, err := c4sync.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	out, err := read(db)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(e.stdout, out)
+	return err
+}
+
+// helpRequested lets commands that parse their own arguments still answer --help.
+func helpRequested(c *cli.Context) bool {
+	for _, a := range c.Args().Slice() {
+		if a == "--help" || a == "-h" {
+			return true
+		}
+	}
+	return false
+}
+
+func showHelp(c *cli.Context) error { return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name) }
+
+// usageExit prints a usage text on stderr and exits 1, as the Node scripts do.
+func usageExit(c *cli.Context, usage string) error {
+	fmt.Fprintln(c.App.ErrWriter, usage)
+	return cli.Exit("", 1)
+}
+
+func c4Fetch(c *cli.Context) error {
+	return withRange(c, func(begin, end int64) error {
+		return withDB(c, func(db *c4sync.DB) (string, error) { return db.Fetch(begin, end) })
+	})
+}
+
+// withRange parses `--begin X --end Y` as c4-fetch.js does (its usage line
+// on stderr and exit 1 when they are bad) and runs do with them.
+func withRange(c *cli.Context, do func(begin, end int64) error) error {
+	if helpRequested(c) {
+		return showHelp(c)
+	}
+	begin, end, err := c4sync.ParseFetchArgs(c.Args().Slice())
+	if errors.Is(err, c4sync.ErrUsage) {
+		return usageExit(c, c4sync.FetchUsage)
+	}
+	if err != nil {
+		return err
+	}
+	return do(begin, end)
+}
+
+func c4Unsummarized(c *cli.Context) error {
+	return withDB(c, func(db *c4sync.DB) (string, error) {
+		r, err := db.Unsummarized()
+		if err != nil {
+			return "", err
+		}
+		return indentJSON(r)
+	})
+}
+
+// indentJSON renders v as JSON.stringify(v, null, 2) does, plus a newline.
+func indentJSON(v any) (string, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	return string(data) + "\n", err
+}
+
+func c4SessionInit(c *cli.Context) error {
+	return withDB(c, func(db *c4sync.DB) (string, error) { return db.SessionInit(c.Int("threshold")) })
+}
+
+func c4ThresholdCheck(c *cli.Context) error {
+	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(c.Int("threshold")) })
+}
+
+func c4Init(c *cli.Context) error {
+	e, path, err := c4Env(c)
+	if err != nil {
+		return err
+	}
+	created, err := c4sync.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, c4sync.CreateLine(path, created))
+	return err
+}

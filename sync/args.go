@@ -1,0 +1,134 @@
+package c4sync
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FetchUsage is the Node c4-fetch.js usage line, printed for bad arguments.
+const FetchUsage = "Usage: c4-fetch.js --begin <id> --end <id>"
+
+// ErrUsage marks arguments that do not form a valid command line.
+var ErrUsage = errors.New("usage")
+
+// usageError is a bad command line; its text says what is wrong and it
+// matches ErrUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return ErrUsage }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// ParseFetchArgs reads `--begin X --end Y` (also `--begin=X`) the way
+// c4-fetch.js does, except that ids must be whole non-negative numbers and
+// begin may not exceed end.
+func ParseFetchArgs(args []string) (begin, end int64, err error) {
+	var b, e *int64
+	for i := 0; i < len(args); i++ {
+		name, val, inline := strings.Cut(args[i], "=")
+		if name != "--begin" && name != "--end" {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(args) {
+				return 0, 0, ErrUsage
+			}
+			i++
+			val = args[i]
+		}
+		id, err := ParseID(val)
+		if err != nil {
+			return 0, 0, ErrUsage
+		}
+		if name == "--begin" {
+			b = &id
+		} else {
+			e = &id
+		}
+	}
+	if b == nil || e == nil {
+		return 0, 0, ErrUsage
+	}
+	if *b > *e {
+		return 0, 0, fmt.Errorf("begin id %d is greater than end id %d", *b, *e)
+	}
+	return *b, *e, nil
+}
+
+// ParseID parses a conversation id: a whole number, 0 or more.
+func ParseID(s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 0 {
+		return 0, fmt.Errorf("%q is not a conversation id (a whole number, 0 or more)", s)
+	}
+	return id, nil
+}
+
+// CheckpointArgs is a parsed `c4 checkpoint` command line.
+type CheckpointArgs struct {
+	Action  string // "create", "list" or "latest"
+	End     int64
+	Summary *string
+	Limit   int
+}
+
+// CheckpointUsage lists the forms `c4 checkpoint` accepts.
+const CheckpointUsage = `Usage:
+  c4-checkpoint.js <end_id> [--summary "text"]
+  c4-checkpoint.js create <end_id> [--summary "text"]
+  c4-checkpoint.js list [--limit N]
+  c4-checkpoint.js latest`
+
+// ParseCheckpointArgs reads `<end> [--summary S]`, `create <end> [--summary
+// S]`, `list [--limit N]` or `latest`; flags may come before or after the id.
+func ParseCheckpointArgs(args []string) (CheckpointArgs, error) {
+	a := CheckpointArgs{Action: "create", Limit: 10}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		name, val, inline := strings.Cut(args[i], "=")
+		if name != "--summary" && name != "--limit" {
+			pos = append(pos, args[i])
+			continue
+		}
+		if !inline {
+			if i+1 >= len(args) {
+				return a, usagef("%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		if name == "--summary" {
+			a.Summary = &val
+		} else if n, err := strconv.Atoi(val); err != nil || n < 1 {
+			return a, usagef("--limit %q is not a positive number", val)
+		} else {
+			a.Limit = n
+		}
+	}
+	if len(pos) > 0 && (pos[0] == "create" || pos[0] == "list" || pos[0] == "latest") {
+		a.Action, pos = pos[0], pos[1:]
+	}
+	if a.Action != "create" {
+		if len(pos) > 0 {
+			return a, usagef("%s takes no argument, got %q", a.Action, pos[0])
+		}
+		return a, nil
+	}
+	switch {
+	case len(pos) == 0:
+		return a, usagef("an end id is required")
+	case len(pos) > 1:
+		return a, usagef("unexpected argument %q", pos[1])
+	}
+	end, err := ParseID(pos[0])
+	if err != nil {
+		return a, usagef("end id %v", err)
+	}
+	a.End = end
+	return a, nil
+}
