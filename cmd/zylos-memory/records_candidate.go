@@ -45,7 +45,7 @@ func runCandidate(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("zylos-memory: records candidate: %v", err), 2)
 	}
-	if opts.Root, err = records.ResolveRoot(c.String("root"), "", e.layout.RecordsDir()); err != nil {
+	if opts.Root, err = recordsRoot(c, e, ""); err != nil {
 		return err
 	}
 	opts.Warn = e.stderr

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
 
@@ -43,7 +42,7 @@ func runRetrieve(c *cli.Context) error {
 	if !ok || len(data) > maxHookInput {
 		return nil
 	}
-	root, err := records.ResolveRoot(c.String("root"), "", e.layout.RecordsDir())
+	root, err := recordsRoot(c, e, "")
 	if err != nil {
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
 
@@ -32,14 +31,18 @@ func runSearch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	query := strings.Join(c.Args().Slice(), " ")
+	words, err := queryAndLateFlags(c)
+	if err != nil {
+		return fmt.Errorf("records search: %w", err)
+	}
+	query := strings.Join(words, " ")
 	if strings.TrimSpace(query) == "" {
 		return fmt.Errorf("records search: give a QUERY")
 	}
 	if c.Int("limit") < 0 {
 		return fmt.Errorf("records search: --limit must be 0 or more")
 	}
-	root, err := records.ResolveRoot(c.String("root"), "", e.layout.RecordsDir())
+	root, err := recordsRoot(c, e, "")
 	if err != nil {
 		return err
 	}
@@ -52,4 +55,43 @@ func runSearch(c *cli.Context) error {
 		return fmt.Errorf("records search: %w", err)
 	}
 	return recall.WriteSearch(e.stdout, query, hits, c.Bool("json"))
+}
+
+// queryAndLateFlags returns the QUERY words and applies the flags given
+// after them: urfave/cli stops parsing flags at the first argument, but
+// "search QUERY --include-archive" is how the usage reads.
+func queryAndLateFlags(c *cli.Context) ([]string, error) {
+	var words []string
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			return append(words, args[i+1:]...), nil
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			words = append(words, arg)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		switch name {
+		case "include-archive", "include-retired", "json":
+			if !hasValue {
+				value = "true"
+			}
+		case "limit", "root":
+			if !hasValue {
+				if i+1 == len(args) {
+					return nil, fmt.Errorf("flag needs an argument: %s", arg)
+				}
+				i++
+				value = args[i]
+			}
+		default:
+			return nil, fmt.Errorf("flag provided but not defined: %s", arg)
+		}
+		if err := c.Set(name, value); err != nil {
+			return nil, fmt.Errorf("%s: %w", arg, err)
+		}
+	}
+	return words, nil
 }
