@@ -1,10 +1,12 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
@@ -30,6 +32,9 @@ type Env struct {
 var handlers = map[string]Handler{
 	SessionStart.Command:     sessionStart,
 	UserPromptSubmit.Command: userPromptSubmit,
+	Stop.Command:             stop,
+	PreToolUse.Command:       preToolUse,
+	PostToolUse.Command:      postToolUse,
 }
 
 // Options configures one run of an entry point.
@@ -108,16 +113,22 @@ func call(ctx context.Context, h Handler, env Env, in Input) (Answer, error) {
 
 func write(opts Options, ev Event, ans Answer) int {
 	if ans.Output != nil {
-		data, err := json.Marshal(ans.Output)
-		if err != nil {
+		// Unescaped: the agent reads <memory-context> and reasons as written.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ans.Output); err != nil {
 			return failOpen(opts.Stderr, ev, fmt.Errorf("encode answer: %w", err))
 		}
-		if _, err := fmt.Fprintf(opts.Stdout, "%s\n", data); err != nil {
+		if _, err := opts.Stdout.Write(buf.Bytes()); err != nil {
 			return failOpen(opts.Stderr, ev, fmt.Errorf("write answer: %w", err))
 		}
 	}
 	if ans.Message != "" {
-		fmt.Fprintln(opts.Stderr, ans.Message)
+		io.WriteString(opts.Stderr, ans.Message)
+		if !strings.HasSuffix(ans.Message, "\n") {
+			io.WriteString(opts.Stderr, "\n")
+		}
 	}
 	return ans.Code
 }

@@ -113,7 +113,7 @@ func TestUserPromptSubmit(t *testing.T) {
 	}{
 		{"no_c4", -1, ""},
 		{"at_threshold", 30, ""},
-		{"over_threshold", 31, "[Action Required] There are 31 unsummarized conversations (conversation id 1 ~ 31). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 31\n"},
+		{"over_threshold", 31, "[Action Required] There are 31 unsummarized conversations (conversation id 1 ~ 31). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 31"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

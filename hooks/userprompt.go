@@ -3,14 +3,35 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
-// userPromptSubmit adds the C4 sync trigger when conversations have piled
-// up past the threshold, and nothing otherwise.
-func userPromptSubmit(ctx context.Context, env Env, _ Input) (Answer, error) {
+// userPromptSubmit answers with one context: the C4 sync trigger when
+// conversations have piled up past the threshold, then the memories
+// related to the prompt. Each part fails open on its own.
+func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
+	var notes []string
 	trigger, err := c4Trigger(ctx, env.Layout)
 	if err != nil {
-		return Answer{}, fmt.Errorf("c4 threshold check: %w", err)
+		notes = append(notes, "c4 threshold check: "+err.Error())
 	}
-	return ContextAnswer(UserPromptSubmit.Name, fitSessionInit(trigger, contextBudget)), nil
+	memories, warnings, err := retrieve(ctx, env, in)
+	if err != nil {
+		notes = append(notes, "retrieve: "+err.Error())
+	}
+	if warnings != "" {
+		notes = append(notes, warnings)
+	}
+	text := joinContext(trigger, memories)
+	if textLen(text) > contextBudget {
+		text = joinContext(trigger, tiers.CapContextFor(memories, contextBudget-textLen(trigger)-2,
+			"Search the rest with: zylos-memory records search."))
+	}
+	ans := ContextAnswer(UserPromptSubmit.Name, text)
+	if len(notes) > 0 {
+		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s", UserPromptSubmit.Command, strings.Join(notes, "; "))
+	}
+	return ans, nil
 }

@@ -1,0 +1,78 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+	"github.com/zylos/zylos-memory/tiers/records/guard"
+	"github.com/zylos/zylos-memory/tiers/records/recall"
+	"github.com/zylos/zylos-memory/tiers/records/triage"
+)
+
+// The structured records layer's hooks: the same functions as the
+// `records triage|guard|validate|retrieve` commands, on the home's default
+// records root.
+
+// stop is the triage of the transcript tail: exit 2 with what to save on
+// stderr blocks the stop; anything else lets the agent stop.
+func stop(ctx context.Context, env Env, in Input) (Answer, error) {
+	var msg bytes.Buffer
+	code := triage.Run(ctx, bytes.NewReader(in.Raw), &msg, triage.Options{
+		Config:  triageConfig(env),
+		Home:    os.Getenv("HOME"),
+		Now:     env.Now,
+		Timeout: remaining(ctx),
+	})
+	return Answer{Message: msg.String(), Code: code}, nil
+}
+
+// preToolUse denies direct writes into the records root.
+func preToolUse(_ context.Context, env Env, in Input) (Answer, error) {
+	if ans := guard.Guard(guard.FilePath(in.ToolInput), in.Cwd, guardOptions(env)); ans != nil {
+		return Answer{Output: ans}, nil
+	}
+	return Answer{}, nil
+}
+
+// postToolUse validates a record written past the guard and quarantines it
+// when invalid.
+func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
+	rep := guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
+	ans := Answer{Message: rep.Warning}
+	if rep.Answer != nil {
+		ans.Output = rep.Answer
+	}
+	return ans, nil
+}
+
+// retrieve is the <memory-context> block of memories related to the
+// prompt; problems only mean fewer memories, said on stderr.
+func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, err error) {
+	var warn bytes.Buffer
+	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
+		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
+	})
+	return text, strings.TrimRight(warn.String(), "\n"), err
+}
+
+func triageConfig(env Env) records.TriageConfig {
+	cfg, _ := records.LoadConfig(env.Layout.RecordsDir()) // defaults on error, as `records triage`
+	return cfg.Triage
+}
+
+func guardOptions(env Env) guard.Options {
+	return guard.Options{Root: env.Layout.RecordsDir(), Home: os.Getenv("HOME")}
+}
+
+// remaining is the time left before ctx's deadline, for callees that take
+// a timeout rather than a context.
+func remaining(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return time.Until(dl)
+	}
+	return DefaultDeadline
+}
