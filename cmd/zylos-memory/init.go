@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -39,6 +40,19 @@ func runInit(e *env, force bool) error {
 	}
 	if err != nil {
 		return fmt.Errorf("init memory: %w", err)
+	}
+	return initC4(e)
+}
+
+// initC4 creates the C4 database when it is missing; an existing one,
+// possibly the Node C4's, is never touched.
+func initC4(e *env) error {
+	created, err := c4sync.Create(e.layout.C4DB())
+	if err != nil {
+		return fmt.Errorf("init c4 db: %w", err)
+	}
+	if created {
+		fmt.Fprintln(e.stdout, "created comm-bridge/c4.db")
 	}
 	return nil
 }
