@@ -55,7 +55,11 @@ func ParseEntry(line string) (e Entry, ok bool) {
 // sanitized again so a hand-edited record cannot forge a line.
 func (e Entry) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- [%s] %s -> %s", Display(e.Category), SanitizeTitle(e.Title), e.Path)
+	title := SanitizeTitle(e.Title)
+	if title == "" {
+		title = "(untitled)" // an empty title would make the line unparsable
+	}
+	fmt.Fprintf(&b, "- [%s] %s -> %s", Display(e.Category), title, e.Path)
 	var tags []string
 	for _, t := range e.Tags {
 		if t = SanitizeTag(t); t != "" {

@@ -1,0 +1,239 @@
+package records
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
+
+const storedDecision = `{
+ "schema_version": "1.0", "category": "decision", "id": "use-jwt", "title": "Use JWT for auth",
+ "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z", "record_status": "active",
+ "tags": ["auth", "jwt"], "related_files": ["src/exists.go", "src/gone.go"],
+ "changes": [{"date": "2026-03-01T00:00:00Z", "summary": "Created"}], "times_updated": 0,
+ "content": {"status": "accepted", "context": "c", "decision": "jwt", "rationale": ["stateless", "simple"]}}`
+
+// fixture is a records root under <tmp>/memory/records with one stored
+// decision and a project file src/exists.go.
+type fixture struct {
+	t    *testing.T
+	root string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	base := t.TempDir()
+	root := filepath.Join(base, "memory", "records")
+	f := &fixture{t: t, root: root}
+	f.file("decisions/use-jwt.json", storedDecision)
+	os.MkdirAll(filepath.Join(base, "src"), 0o755)
+	os.WriteFile(filepath.Join(base, "src", "exists.go"), nil, 0o644)
+	if _, err := RebuildIndex(root, nil); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) file(rel, body string) string {
+	p := filepath.Join(f.root, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	return p
+}
+
+// stored returns the stored record with edit applied, as an input file.
+func (f *fixture) edited(edit func(doc)) string {
+	data, _ := os.ReadFile(filepath.Join(f.root, "decisions/use-jwt.json"))
+	d, _ := decodeDoc(data)
+	edit(d)
+	out, _ := json.Marshal(d)
+	return f.file(".staging/input.json", string(out))
+}
+
+func (f *fixture) write(o WriteOptions) (Answer, error) {
+	o.Root, o.Now = f.root, testNow
+	if o.Target == "" {
+		o.Target = "decisions/use-jwt.json"
+	}
+	return Write(o)
+}
+
+func addChange(d doc) {
+	d["changes"] = append(d.list("changes"), map[string]any{"date": "2026-03-15", "summary": "edit"})
+}
+
+// TestMergeProtections walks seed 003's merge-protection table row by row.
+func TestMergeProtections(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(doc)
+		field string // "" means the update lands
+	}{
+		{"created_at immutable", func(d doc) { d["created_at"] = "2020-01-01T00:00:00Z"; addChange(d) }, "created_at"},
+		{"schema_version immutable", func(d doc) { d["schema_version"] = "2.0"; addChange(d) }, "schema_version"},
+		{"category immutable", func(d doc) { d["category"] = "runbook"; addChange(d) }, "category"},
+		{"id immutable", func(d doc) { d["id"] = "other-id"; addChange(d) }, "id"},
+		{"record_status only via lifecycle", func(d doc) { d["record_status"] = "retired"; addChange(d) }, "record_status"},
+		{"tags grow-only below cap", func(d doc) { d["tags"] = []any{"auth"}; addChange(d) }, "tags"},
+		{"tags may grow", func(d doc) { d["tags"] = []any{"auth", "jwt", "tokens"}; addChange(d) }, ""},
+		{"related_files keep existing", func(d doc) { d["related_files"] = []any{"src/gone.go"}; addChange(d) }, "related_files"},
+		{"related_files drop dangling", func(d doc) { d["related_files"] = []any{"src/exists.go"}; addChange(d) }, ""},
+		{"changes append-only", func(d doc) { d["changes"] = []any{} }, "changes"},
+		{"changes needs a new entry", func(d doc) {}, "changes"},
+		{"scalar content change logs itself", func(d doc) { d.content()["decision"] = "paseto" }, ""},
+		{"list content may shrink with a change", func(d doc) { d.content()["rationale"] = []any{"simple"}; addChange(d) }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			_, err := f.write(WriteOptions{Action: "update", Input: f.edited(tt.edit)})
+			if tt.field == "" {
+				if err != nil {
+					t.Fatalf("want success, got %v", err)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != ErrMerge || e.Fields[0][1] != tt.field {
+				t.Fatalf("want MERGE_ERROR on %s, got %v", tt.field, err)
+			}
+		})
+	}
+}
+
+func TestTagEvictionAtCap(t *testing.T) {
+	f := newFixture(t)
+	twelve := []any{}
+	for _, c := range "abcdefghijkl" {
+		twelve = append(twelve, "t"+string(c))
+	}
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = twelve[:10]; addChange(d) })}); err == nil {
+		t.Fatal("dropping old tags below the cap must fail")
+	}
+	f = newFixture(t)
+	full := append([]any{"auth", "jwt"}, twelve[:10]...)
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = full; addChange(d) })}); err != nil {
+		t.Fatal(err)
+	}
+	// At the cap: evicting one old tag to add a new one is allowed and logged.
+	swap := append([]any{"new-tag"}, full[1:]...)
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap; addChange(d) })}); err != nil {
+		t.Fatal(err)
+	}
+	// At the cap: dropping without adding is refused.
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap[1:]; addChange(d) })}); err == nil {
+		t.Fatal("eviction without addition must fail")
+	}
+	// Over the cap: adding two keeps 12, evicting old tags, logged in changes.
+	over := append([]any{"x-one", "x-two"}, swap...)
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = over; addChange(d) })}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if len(r.Tags) != TagCap || !strings.Contains(r.Changes[len(r.Changes)-1].Summary+r.Changes[len(r.Changes)-2].Summary, "evicted") {
+		t.Fatalf("tags %v changes %+v", r.Tags, r.Changes)
+	}
+}
+
+func TestChangesFIFO(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < ChangesCap+5; i++ {
+		if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if len(r.Changes) != ChangesCap || r.TimesUpdated != ChangesCap+5 {
+		t.Fatalf("changes %d times_updated %d", len(r.Changes), r.TimesUpdated)
+	}
+}
+
+func TestOCCConflict(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange), Hash: "0123456789abcdef0123456789abcdef"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrOCC {
+		t.Fatalf("want OCC_CONFLICT, got %v", err)
+	}
+	data, _ := os.ReadFile(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange), Hash: Hash(data)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAntiResurrection(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.write(WriteOptions{Action: "retire", Reason: "wrong"}); err != nil {
+		t.Fatal(err)
+	}
+	in := f.file(".staging/new.json", `{"title":"Use JWT","tags":["auth"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`)
+	_, err := f.write(WriteOptions{Action: "create", Category: "decision", Input: in})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrResurrection {
+		t.Fatalf("want ANTI_RESURRECTION_ERROR, got %v", err)
+	}
+	later := testNow.Add(25 * time.Hour)
+	if _, err := Write(WriteOptions{Action: "create", Category: "decision", Input: in, Root: f.root, Now: later, Target: "decisions/use-jwt.json"}); err != nil {
+		t.Fatalf("after 24h: %v", err)
+	}
+}
+
+func TestRestoreGracePeriod(t *testing.T) {
+	f := newFixture(t)
+	f.write(WriteOptions{Action: "retire"})
+	late := testNow.Add(31 * 24 * time.Hour)
+	_, err := Write(WriteOptions{Action: "restore", Root: f.root, Now: late, Target: "decisions/use-jwt.json"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrRestore {
+		t.Fatalf("want RESTORE_ERROR after the grace period, got %v", err)
+	}
+	if ans, err := f.write(WriteOptions{Action: "restore"}); err != nil || ans.Get("status") != "restored" {
+		t.Fatalf("restore: %v %v", ans, err)
+	}
+}
+
+func TestPathsConfined(t *testing.T) {
+	f := newFixture(t)
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(f.root, "runbooks"))
+	for _, target := range []string{"../x.json", "/etc/passwd.json", "decisions/../../x.json", "runbooks/evil.json", "notes/x.json", "decisions/x.txt"} {
+		_, err := f.write(WriteOptions{Action: "retire", Target: target})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != ErrPath {
+			t.Errorf("%s: want PATH_ERROR, got %v", target, err)
+		}
+	}
+	for _, input := range []string{"/etc/passwd", "/tmp/other.json", filepath.Join(f.root, ".staging", "..", "decisions", "use-jwt.json")} {
+		_, err := f.write(WriteOptions{Action: "update", Input: input})
+		var e *Error
+		if !errors.As(err, &e) || (e.Kind != ErrSecurity && e.Kind != ErrInput) {
+			t.Errorf("input %s: want SECURITY_ERROR, got %v", input, err)
+		}
+	}
+}
+
+func TestEnforceWindow(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 7; i++ {
+		f.file("sessions/s"+string(rune('a'+i))+".json", `{"schema_version":"1.0","category":"session_summary","id":"s","title":"S",
+		"created_at":"2026-03-0`+string(rune('1'+i))+`T00:00:00Z","updated_at":"x","tags":["s"],
+		"content":{"goal":"g","outcome":"success","completed":[],"next_actions":["ship item `+string(rune('a'+i))+`"]}}`)
+	}
+	var warnings []string
+	ans, err := Enforce(EnforceOptions{Root: f.root, Category: "session_summary", Now: testNow, Warn: func(s string) { warnings = append(warnings, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retired := ans.Get("retired").([]string)
+	if len(retired) != 2 || !strings.HasSuffix(retired[0], "sessions/sa.json") || len(warnings) != 2 {
+		t.Fatalf("answer %v warnings %q", ans, warnings)
+	}
+}
