@@ -134,7 +134,19 @@ func EverySpec(d string) (string, error) {
 	if dur < time.Second {
 		return "", fmt.Errorf("--every %s: the shortest interval is 1s", d)
 	}
-	return "@every " + dur.String(), nil
+	return "@every " + shortDuration(dur), nil
+}
+
+// shortDuration drops Go's zero units: 2h rather than 2h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // ParseDuration reads a Go duration ("90m", "2h") and also the seed's

@@ -51,7 +51,7 @@ func (t *Task) Location(home *time.Location) (*time.Location, error) {
 	}
 	loc, err := time.LoadLocation(t.Timezone)
 	if err != nil {
-		return nil, fmt.Errorf("task %s: timezone %q: %w", t.Name, t.Timezone, err)
+		return nil, fmt.Errorf("timezone %q: %w", t.Timezone, err)
 	}
 	return loc, nil
 }

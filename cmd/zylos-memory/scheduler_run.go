@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/scheduler"
+)
+
+func init() {
+	registerSub("scheduler", &cli.Command{
+		Name:  "run",
+		Usage: "run the scheduler in the foreground (the memory service)",
+		Description: "One instance per ZYLOS_DIR. SIGINT/SIGTERM stop it after the run in progress\n" +
+			"(a second signal exits at once); SIGHUP re-reads the tasks.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json"},
+		},
+		Action: runScheduler,
+	})
+}
+
+// schedulerDeps wires the tiers operations the built-in tasks run.
+func schedulerDeps() scheduler.Deps {
+	return scheduler.Deps{}
+}
+
+func runScheduler(c *cli.Context) error {
+	e, err := envFrom(c)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(c.String("log-format"), e)
+	if err != nil {
+		return err
+	}
+	lock, err := scheduler.AcquireLock(e.layout)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	store, err := scheduler.Open(e.layout)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	home, _ := os.UserHomeDir()
+	d, err := scheduler.NewDaemon(e.layout, store, schedulerDeps(), e.now, log, home)
+	if err != nil {
+		return err
+	}
+	ctx, wake := handleSignals(log)
+	d.Wake = wake
+	return d.Run(ctx)
+}
+
+func newLogger(format string, e *env) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(e.stderr, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(e.stderr, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// handleSignals cancels the context on the first SIGINT/SIGTERM (the run in
+// progress finishes), exits at once on the second, and turns SIGHUP into a
+// wake-up that re-reads the tasks.
+func handleSignals(log *slog.Logger) (context.Context, <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	wake := make(chan struct{}, 1)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		stopping := false
+		for sig := range sigs {
+			switch {
+			case sig == syscall.SIGHUP:
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			case stopping:
+				log.Warn("second signal, exiting now", "signal", sig.String())
+				os.Exit(1)
+			default:
+				log.Info("stopping", "signal", sig.String())
+				stopping = true
+				cancel()
+			}
+		}
+	}()
+	return ctx, wake
+}
