@@ -1,0 +1,186 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// readCommands are the commands that must never change the database.
+var readCommands = [][]string{
+	args("c4 fetch --begin 1 --end 5"), args("c4 unsummarized"), args("c4 session-init"),
+	args("c4 threshold-check --threshold 1"), args("c4 checkpoint list"), args("c4 checkpoint latest"),
+	args("sync status"),
+}
+
+func TestC4ReadCommandsNeverWrite(t *testing.T) {
+	dir, dbPath := c4Home(t, sampleConvs, "initial")
+	before, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(dbPath, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range readCommands {
+		if res := (testutil.Run{ZylosDir: dir}).Exec(t, cmd...); res.Code != 0 {
+			t.Fatalf("%v: exit %d: %s", cmd, res.Code, res.Stderr)
+		}
+	}
+	after, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("a read command changed the database bytes")
+	}
+	if info, _ := os.Stat(dbPath); !info.ModTime().Equal(old) {
+		t.Errorf("a read command changed the mtime: %v", info.ModTime())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dbPath))
+	for _, e := range entries {
+		if e.Name() != "c4.db" {
+			t.Errorf("a read command left %s beside the database", e.Name())
+		}
+	}
+}
+
+func TestC4BadDatabases(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dbPath string)
+		want  string
+	}{
+		{"missing", func(t *testing.T, p string) { os.Remove(p) }, "c4 database not found: $DB (create it with: zylos-memory c4 init)"},
+		{"corrupt", func(t *testing.T, p string) {
+			os.WriteFile(p, bytes.Repeat([]byte("garbage!"), 4096), 0o644)
+		}, "is corrupt or not a database"},
+		{"truncated", func(t *testing.T, p string) {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)/2], 0o644)
+		}, "c4 db $DB"},
+		{"no-tables", func(t *testing.T, p string) {
+			db := rawDB(t, p)
+			mustExec(t, db, `DROP TABLE conversations`)
+			db.Close()
+		}, "has no conversations/checkpoints tables"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, dbPath := c4Home(t, sampleConvs, "initial")
+			tc.setup(t, dbPath)
+			want := strings.ReplaceAll(tc.want, "$DB", dbPath)
+			for _, cmd := range append(readCommands, args("c4 receive --channel t --content x"), args("c4 checkpoint 2")) {
+				res := (testutil.Run{ZylosDir: dir}).Exec(t, cmd...)
+				if res.Code != 1 || !strings.Contains(res.Stderr, want) || strings.Count(res.Stderr, "\n") != 1 {
+					t.Errorf("%v: exit %d, stderr %q; want one line containing %q", cmd, res.Code, res.Stderr, want)
+				}
+			}
+			if tc.name == "missing" {
+				if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+					t.Error("a command created the missing database")
+				}
+			}
+		})
+	}
+}
+
+// TestC4LockedDatabase holds a write lock from another connection: a writing
+// command waits busy_timeout, then fails with a clear message; readers are
+// not blocked (WAL).
+func TestC4LockedDatabase(t *testing.T) {
+	dir, dbPath := c4Home(t, sampleConvs, "initial")
+	db := rawDB(t, dbPath)
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), `BEGIN EXCLUSIVE`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), `ROLLBACK`)
+	r := testutil.Run{ZylosDir: dir}
+	res := r.Exec(t, "c4", "receive", "--channel", "t", "--content", "x")
+	if res.Code != 1 || !strings.Contains(res.Stderr, "is locked by another writer (waited 5000 ms)") {
+		t.Errorf("receive under lock: exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	if res := r.Exec(t, "c4", "unsummarized"); res.Code != 0 {
+		t.Errorf("unsummarized under a write lock: exit %d, %s", res.Code, res.Stderr)
+	}
+}
+
+// TestC4HostileContent stores invalid UTF-8, NUL bytes and a 10 MB message
+// and reads them back byte for byte.
+func TestC4HostileContent(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 10<<20/16)
+	contents := []string{"bad \xff\xfe utf-8", "nul \x00 inside", big}
+	dir, _ := c4Home(t, nil, "initial")
+	r := testutil.Run{ZylosDir: dir}
+	for i, content := range contents {
+		r.Stdin = content
+		res := r.Exec(t, "c4", "receive", "--channel", "t", "--content", "-")
+		if want := fmt.Sprintf("[C4] Message queued (id=%d, priority=3)\n", i+1); res.Stdout != want || res.Code != 0 {
+			t.Fatalf("receive %d: %q %q", i, res.Stdout, res.Stderr)
+		}
+	}
+	r.Stdin = ""
+	res := r.Exec(t, "c4", "fetch", "--begin", "1", "--end", "3")
+	want := "[Last Checkpoint Summary] initial\n\n[Conversations] (id 1 ~ 3)\n"
+	for i, content := range contents {
+		if i > 0 {
+			want += "\n"
+		}
+		want += "[2026-03-15 10:30:00] IN (t):\n" + content + "\n"
+	}
+	if res.Stdout != want+"\n" {
+		t.Errorf("fetch did not return the content verbatim (got %d bytes, want %d)", len(res.Stdout), len(want)+1)
+	}
+}
+
+// TestC4ConcurrentWriters runs receives and checkpoints from several
+// processes at once: every message gets its own id and no checkpoint
+// overlaps another.
+func TestC4ConcurrentWriters(t *testing.T) {
+	dir, dbPath := c4Home(t, nil, "initial")
+	const procs, each = 4, 5
+	var wg sync.WaitGroup
+	for p := 0; p < procs; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			r := testutil.Run{ZylosDir: dir}
+			for i := 0; i < each; i++ {
+				res := r.Exec(t, "c4", "receive", "--channel", "t", "--content", fmt.Sprintf("p%d-%d", p, i))
+				if res.Code != 0 {
+					t.Errorf("receive: %s", res.Stderr)
+				}
+				r.Exec(t, "c4", "checkpoint", fmt.Sprint(p*each+i+1))
+			}
+		}(p)
+	}
+	wg.Wait()
+	db := rawDB(t, dbPath)
+	defer db.Close()
+	var n, distinct int
+	db.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT content) FROM conversations`).Scan(&n, &distinct)
+	if n != procs*each || distinct != n {
+		t.Errorf("rows %d distinct %d, want %d", n, distinct, procs*each)
+	}
+	var overlaps int
+	db.QueryRow(`SELECT COUNT(*) FROM checkpoints a JOIN checkpoints b ON a.id < b.id
+ WHERE b.start_conversation_id <= a.end_conversation_id`).Scan(&overlaps)
+	if overlaps != 0 {
+		t.Errorf("%d overlapping checkpoints", overlaps)
+	}
+}
