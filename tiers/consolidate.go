@@ -1,10 +1,8 @@
 package tiers
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +64,7 @@ func Consolidation(l Layout, now time.Time) (*Report, error) {
 
 func (r *Report) checkCore(l Layout) error {
 	info, err := os.Stat(l.CoreFile())
-	if errors.Is(err, fs.ErrNotExist) {
+	if isMissing(err) {
 		return nil
 	}
 	if err != nil {
@@ -82,7 +80,7 @@ func (r *Report) checkCore(l Layout) error {
 
 func (r *Report) findOldSessions(l Layout, now time.Time) error {
 	names, err := readDirNames(l.SessionsDir())
-	if errors.Is(err, fs.ErrNotExist) {
+	if isMissing(err) {
 		return nil
 	}
 	if err != nil {
@@ -111,7 +109,7 @@ func (r *Report) findOldSessions(l Layout, now time.Time) error {
 func (r *Report) checkReference(l Layout) error {
 	dir := l.ReferenceDir()
 	names, err := readDirNames(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if isMissing(err) {
 		return nil
 	}
 	if err != nil {

@@ -1,13 +1,10 @@
 package tiers
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
-	"syscall"
 )
 
 // ContextLimit is how many characters of a hook's additionalContext Claude
@@ -31,7 +28,7 @@ const (
 // is missing or empty. Invalid UTF-8 becomes U+FFFD as Node decodes it.
 func CoreContext(l Layout) (string, error) {
 	data, err := os.ReadFile(l.CoreFile())
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if isMissing(err) {
 		return noCoreText, nil
 	}
 	if err != nil {

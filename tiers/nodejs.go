@@ -1,9 +1,12 @@
 package tiers
 
 import (
+	"errors"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -226,4 +229,10 @@ func appendJSONList(dst []byte, open, close byte, n int, indent string, member f
 		dst = append(append(dst, '\n'), indent...)
 	}
 	return append(dst, close)
+}
+
+// isMissing is fs.existsSync answering false: no such file, or a path
+// through something that is not a directory.
+func isMissing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
