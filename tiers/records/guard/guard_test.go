@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -189,5 +190,31 @@ func FuzzClassify(f *testing.F) {
 			!filepath.IsAbs(p) && !strings.HasPrefix(p, "~") && tgt.Class == Outside {
 			t.Fatalf("plugin root path %q classified outside", p)
 		}
+	})
+}
+
+// FuzzCheck writes arbitrary bytes as a record and checks it: the file is
+// either accepted in place or moved aside intact, never lost.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(validDecision))
+	f.Add([]byte(`{"category":"decision"}`))
+	f.Add([]byte("\xff\x00"))
+	root := filepath.Join(f.TempDir(), "records")
+	os.MkdirAll(filepath.Join(root, "decisions"), 0o755)
+	opts := Options{Root: root, TempDir: "/tmp"}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		path := filepath.Join(root, "decisions", "f.json")
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep := Check(path, "/", time.Unix(0, 0), opts)
+		kept := path
+		if rep.Quarantined != "" {
+			kept = rep.Quarantined
+		}
+		if data, err := os.ReadFile(kept); err != nil || !bytes.Equal(data, body) {
+			t.Fatalf("record lost: %v", err)
+		}
+		os.Remove(kept)
 	})
 }

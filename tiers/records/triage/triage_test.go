@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -300,4 +301,60 @@ func TestContextFileCapAndSymlink(t *testing.T) {
 	if st, _ := os.Lstat(path); st.Mode()&os.ModeSymlink != 0 {
 		t.Error("context path is still a symlink")
 	}
+}
+
+// BenchmarkDecide20MB is the in-process cost of one Stop decision over the
+// 50-message tail of a 20 MB transcript.
+func BenchmarkDecide20MB(b *testing.B) {
+	dir := b.TempDir()
+	line := strings.Repeat("Ordinary progress text that mentions nothing in particular. ", 6)
+	msgs := spaced()
+	for range 20 << 20 / (len(line) + 40) {
+		msgs = append(msgs, map[string]any{"type": "assistant", "content": line})
+	}
+	msgs = append(msgs, spaced("We decided on WAL because readers must not block.", "We chose cron over a loop.")...)
+	path := writeTranscript(b, dir, msgs)
+	opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+	in := Input{TranscriptPath: path, Cwd: dir}
+	b.ResetTimer()
+	for range b.N {
+		msg, err := Decide(context.Background(), in, opts)
+		if err != nil || msg == "" {
+			b.Fatalf("no block: %q, %v", msg, err)
+		}
+		os.Remove(StopFlag(dir))
+	}
+}
+
+// FuzzRun feeds arbitrary stdin to the Stop hook: it must answer 0 or 2
+// and never panic.
+func FuzzRun(f *testing.F) {
+	dir := f.TempDir()
+	path := writeTranscript(f, dir, spaced("We decided X because Y.", "We decided Z because W."))
+	f.Add(fmt.Sprintf(`{"transcript_path":%q,"cwd":%q}`, path, dir))
+	f.Add(`{"transcript_path":"/etc/passwd"}`)
+	f.Add(`{"transcript_path":[],"cwd":{}}`)
+	f.Add("\x00")
+	f.Fuzz(func(t *testing.T, stdin string) {
+		opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+		code := Run(context.Background(), strings.NewReader(stdin), io.Discard, opts)
+		if code != ExitAllow && code != ExitBlock {
+			t.Fatalf("exit %d", code)
+		}
+	})
+}
+
+// FuzzTail feeds arbitrary bytes to the transcript tail reader.
+func FuzzTail(f *testing.F) {
+	f.Add([]byte("{\"type\":\"human\",\"content\":\"decided\"}\n{bad\n"), 3)
+	f.Add([]byte("\n\n{}"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, n int) {
+		n = max(1, min(n, 500))
+		msgs, err := tailMessages(bytes.NewReader(data), int64(len(data)), n)
+		if err != nil || len(msgs) > n {
+			t.Fatalf("%d messages, err %v", len(msgs), err)
+		}
+		lines, _ := digest(msgs)
+		_ = scoreAll(lines, activity{}, records.DefaultConfig().Triage.Thresholds)
+	})
 }
