@@ -121,9 +121,11 @@ func Command(binary, zylosDir string, ev Event) string {
 }
 
 // isOwn tells whether a registered command is our entry point for ev,
-// wherever the binary lives now.
+// wherever the binary lives now and whatever it is called: it ends in
+// `hook <subcommand>` and names the binary or passes our --zylos-dir.
 func isOwn(command string, ev Event) bool {
-	return strings.Contains(command, "zylos-memory") && strings.HasSuffix(strings.TrimSpace(command), " hook "+ev.Command)
+	return strings.HasSuffix(strings.TrimSpace(command), " hook "+ev.Command) &&
+		(strings.Contains(command, "zylos-memory") || strings.Contains(command, " --zylos-dir "))
 }
 
 func shellQuote(s string) string {

@@ -142,4 +142,17 @@ func TestCommandQuoting(t *testing.T) {
 	if !isOwn(got, SessionStart) || isOwn(got, UserPromptSubmit) {
 		t.Error("quoted command not recognised as our own")
 	}
+	if firstWord(got) != "/opt/my apps/zylos-memory" || firstWord(Command("/b/zm", "/z", Stop)) != "/b/zm" {
+		t.Errorf("firstWord(%s) = %q", got, firstWord(got))
+	}
+	for cmd, want := range map[string]bool{
+		"/usr/local/bin/zm --zylos-dir /z hook stop": true, // renamed binary
+		"/old/zylos-memory hook stop":                true,
+		"echo hook stop":                             false,
+		"/old/zylos-memory hook stop-other":          false,
+	} {
+		if isOwn(cmd, Stop) != want {
+			t.Errorf("isOwn(%q) = %v, want %v", cmd, !want, want)
+		}
+	}
 }

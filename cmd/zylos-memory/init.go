@@ -41,7 +41,13 @@ func runInit(e *env, force bool) error {
 	if err != nil {
 		return fmt.Errorf("init memory: %w", err)
 	}
-	return initC4(e)
+	if err := initC4(e); err != nil {
+		return err
+	}
+	if err := initScheduler(e); err != nil {
+		return err
+	}
+	return initHooks(e)
 }
 
 // initC4 creates the C4 database when it is missing; an existing one,

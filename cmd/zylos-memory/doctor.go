@@ -1,0 +1,24 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/hooks"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "doctor",
+		Usage: "check the installation: dirs, core.md, databases, hooks registered and answering in time",
+		Action: func(c *cli.Context) error {
+			e, err := envFrom(c)
+			if err != nil {
+				return err
+			}
+			if hooks.WriteReport(e.stdout, hooks.Diagnose(e.layout)) {
+				return cli.Exit("", 1)
+			}
+			return nil
+		},
+	})
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zylos/zylos-memory/hooks"
+)
+
+// initHooks registers the hook entry points in settings.local.json. A
+// malformed settings file is reported and left untouched; init then exits
+// non-zero so the user knows the hooks are not in place.
+func initHooks(e *env) error {
+	binary, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("register hooks: locate this binary: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	events := hooks.Events()
+	reg, err := hooks.Register(e.layout, binary, events, e.now())
+	if err != nil {
+		return fmt.Errorf("register hooks: %w", err)
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(e.layout.ZylosDir, p); err == nil {
+			return r
+		}
+		return p
+	}
+	if !reg.Changed {
+		fmt.Fprintf(e.stdout, "hooks already registered in %s\n", rel(e.layout.SettingsFile()))
+		return nil
+	}
+	names := make([]string, len(events))
+	for i, ev := range events {
+		names[i] = ev.Name
+	}
+	fmt.Fprintf(e.stdout, "registered hooks in %s: %s\n", rel(e.layout.SettingsFile()), strings.Join(names, ", "))
+	if reg.Backup != "" {
+		fmt.Fprintf(e.stdout, "saved the previous settings as %s\n", rel(reg.Backup))
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package hooks
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// Check statuses, as doctor prints them.
+const (
+	OK   = "ok"
+	Warn = "warn"
+	Fail = "FAIL"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	Status string
+	Name   string
+	Detail string
+}
+
+func (c Check) String() string { return fmt.Sprintf("%-4s  %s: %s", c.Status, c.Name, c.Detail) }
+
+// WriteReport prints one line per check and tells whether any failed.
+func WriteReport(w io.Writer, checks []Check) (failed bool) {
+	for _, c := range checks {
+		fmt.Fprintln(w, c)
+		failed = failed || c.Status == Fail
+	}
+	return failed
+}
+
+// Diagnose checks a home: its dirs, core.md, the C4 and scheduler
+// databases, and that every hook is registered, points at an executable
+// and answers within its timeout.
+func Diagnose(l tiers.Layout) []Check {
+	checks := []Check{checkDirs(l), checkCore(l), checkC4(l), checkSchedulerDB(l)}
+	return append(checks, checkHooks(l)...)
+}
+
+func checkDirs(l tiers.Layout) Check {
+	for _, dir := range []string{l.MemoryDir(), l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()} {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return Check{Fail, "dirs", fmt.Sprintf("%s: %v (run: zylos-memory init)", dir, err)}
+		}
+		if !st.IsDir() {
+			return Check{Fail, "dirs", dir + " is not a directory"}
+		}
+	}
+	return Check{OK, "dirs", l.MemoryDir() + " with reference/, sessions/, archive/"}
+}
+
+func checkCore(l tiers.Layout) Check {
+	st, err := os.Stat(l.CoreFile())
+	switch {
+	case err != nil:
+		return Check{Fail, "core.md", fmt.Sprintf("%v (run: zylos-memory init)", err)}
+	case !st.Mode().IsRegular():
+		return Check{Fail, "core.md", l.CoreFile() + " is not a regular file"}
+	}
+	f, err := os.Open(l.CoreFile())
+	if err != nil {
+		return Check{Fail, "core.md", err.Error()}
+	}
+	f.Close()
+	if st.Size() > tiers.CoreSizeCap {
+		return Check{Warn, "core.md", fmt.Sprintf("%d bytes, over the %d-byte budget (run: zylos-memory consolidate)", st.Size(), tiers.CoreSizeCap)}
+	}
+	return Check{OK, "core.md", fmt.Sprintf("%d of %d bytes", st.Size(), tiers.CoreSizeCap)}
+}
+
+func checkC4(l tiers.Layout) Check {
+	db, err := c4sync.Open(l.C4DB())
+	if err != nil {
+		return Check{Fail, "c4 db", err.Error()}
+	}
+	defer db.Close()
+	r, err := db.Unsummarized()
+	if err != nil {
+		return Check{Fail, "c4 db", err.Error()}
+	}
+	status := OK
+	if r.Count > c4sync.DefaultThreshold {
+		status = Warn
+	}
+	return Check{status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count)}
+}

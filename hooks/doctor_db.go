@@ -1,0 +1,49 @@
+package hooks
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+
+	"github.com/zylos/zylos-memory/scheduler"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// checkSchedulerDB opens the scheduler's state database read-only, if the
+// scheduler has created it, and runs SQLite's quick integrity check.
+func checkSchedulerDB(l tiers.Layout) Check {
+	path := scheduler.DBPath(l)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return Check{Warn, "scheduler db", "not created yet (run: zylos-memory scheduler run)"}
+	}
+	if err := quickCheck(path); err != nil {
+		return Check{Fail, "scheduler db", fmt.Sprintf("%s: %v", path, err)}
+	}
+	return Check{OK, "scheduler db", path}
+}
+
+func quickCheck(path string) error {
+	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(path)+"?mode=ro&_busy_timeout=1000")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var tables int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables == 0 {
+		return errors.New("no tables")
+	}
+	var result string
+	if err := db.QueryRow(`PRAGMA quick_check`).Scan(&result); err != nil {
+		return err
+	}
+	if result != "ok" {
+		return fmt.Errorf("integrity check: %s", result)
+	}
+	return nil
+}
