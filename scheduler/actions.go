@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,21 +11,10 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// Deps are the tiers operations the tasks call, passed in so the scheduler
-// does not depend on how rotation and consolidation work.
-type Deps struct {
-	// Rotate rotates sessions/current.md; it returns the files it wrote.
-	Rotate func(l tiers.Layout, now time.Time) ([]string, error)
-	// Consolidate builds the consolidation report and counts its
-	// recommendations.
-	Consolidate func(l tiers.Layout, now time.Time) (report any, recommendations int, err error)
-}
-
 // Runner executes tasks' actions.
 type Runner struct {
 	Layout tiers.Layout
 	Home   *time.Location
-	Deps   Deps
 }
 
 // outcome is how an action ended: a run status and a line of detail.
@@ -108,18 +96,14 @@ func (r *Runner) syncTrigger(t *Task) outcome {
 	return enqueue(c4, line, t.Priority, t.RequireIdle, false)
 }
 
+// rotate runs session rotation in-process; it is idempotent, which is why
+// a missed rotation always catches up.
 func (r *Runner) rotate(now time.Time) outcome {
-	if r.Deps.Rotate == nil {
-		return failed(fmt.Errorf("session rotation is not available in this build"))
-	}
-	files, err := r.Deps.Rotate(r.Layout, now)
+	msgs, err := tiers.Rotate(r.Layout, now.In(r.Home))
 	if err != nil {
-		return failed(fmt.Errorf("rotate: %w", err))
+		return failed(err)
 	}
-	if len(files) == 0 {
-		return skipped("nothing to rotate")
-	}
-	return ok("rotated: %s", strings.Join(files, ", "))
+	return ok("%s", strings.Join(msgs, " "))
 }
 
 // ReportPath is where the weekly consolidation report of day goes.
@@ -127,18 +111,22 @@ func ReportPath(l tiers.Layout, day time.Time) string {
 	return filepath.Join(l.StateDir(), "reports", "consolidation-"+day.Format("2006-01-02")+".json")
 }
 
+// consolidate writes the report (the JSON `consolidate` prints) and asks
+// the agent to review it when it recommends anything.
 func (r *Runner) consolidate(t *Task, now time.Time) outcome {
-	if r.Deps.Consolidate == nil {
-		return failed(fmt.Errorf("consolidation is not available in this build"))
-	}
-	report, n, err := r.Deps.Consolidate(r.Layout, now)
+	local := now.In(r.Home)
+	report, err := tiers.Consolidation(r.Layout, local)
 	if err != nil {
 		return failed(fmt.Errorf("consolidate: %w", err))
 	}
-	path := ReportPath(r.Layout, now.In(r.Home))
-	if err := writeJSON(path, report); err != nil {
-		return failed(err)
+	path := ReportPath(r.Layout, local)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return failed(fmt.Errorf("create reports dir: %w", err))
 	}
+	if err := atomicfile.Write(path, 0o600, report.WriteJSON); err != nil {
+		return failed(fmt.Errorf("write report: %w", err))
+	}
+	n := len(report.Recommendations)
 	if n == 0 {
 		return ok("report %s: no recommendations", path)
 	}
@@ -147,18 +135,4 @@ func (r *Runner) consolidate(t *Task, now time.Time) outcome {
 	res := r.queue(content, t.Priority, t.RequireIdle, true)
 	res.detail = "report " + path + "; " + res.detail
 	return res
-}
-
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode report: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create reports dir: %w", err)
-	}
-	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
 }

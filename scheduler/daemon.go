@@ -31,14 +31,14 @@ type Daemon struct {
 }
 
 // NewDaemon builds a daemon for a home with the default settings.
-func NewDaemon(l tiers.Layout, s *Store, deps Deps, now func() time.Time, log *slog.Logger, homeDir string) (*Daemon, error) {
+func NewDaemon(l tiers.Layout, s *Store, now func() time.Time, log *slog.Logger, homeDir string) (*Daemon, error) {
 	loc, err := l.Location()
 	if err != nil {
 		return nil, err
 	}
 	return &Daemon{
 		Store:       s,
-		Runner:      &Runner{Layout: l, Home: loc, Deps: deps},
+		Runner:      &Runner{Layout: l, Home: loc},
 		Now:         now,
 		Log:         log,
 		Poll:        DefaultPoll,

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -34,6 +35,7 @@ func TestMissedSlots(t *testing.T) {
 	h.add(t, &Task{Name: "late", Schedule: "0 11 * * *", Prompt: "p"})
 	h.add(t, &Task{Name: "in-window", Schedule: "0 11 * * *", Prompt: "q", MissWindow: time.Hour})
 	h.add(t, &Task{Name: RotationTask, Kind: KindBuiltin, Schedule: "0 11 * * *", Priority: 2, MissWindow: AlwaysCatchUp})
+	h.write(t, "sessions/current.md", "# Session Log: 2026-03-14\n\n- yesterday's work\n")
 	h.now = mustTime(t, "2026-03-15T12:00:00Z") // the daemon was down at 11:00
 	h.tick(t)
 	if got := h.statuses(t, "late"); !slices.Equal(got, []string{"11:00:00 missed"}) {
@@ -42,8 +44,11 @@ func TestMissedSlots(t *testing.T) {
 	if got := h.statuses(t, "in-window"); !slices.Equal(got, []string{"11:00:00 ok"}) {
 		t.Errorf("in-window history = %q", got)
 	}
-	if h.rotations != 1 {
-		t.Errorf("rotation ran %d times, want 1 (always catches up)", h.rotations)
+	if got := h.statuses(t, RotationTask); !slices.Equal(got, []string{"11:00:00 ok"}) {
+		t.Errorf("rotation history = %q, want it caught up", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.l.SessionsDir(), "2026-03-14.md")); err != nil {
+		t.Errorf("rotation did not run: %v", err)
 	}
 	if got := h.c4Rows(t); len(got) != 1 || !strings.HasSuffix(got[0], "] q") {
 		t.Errorf("C4 rows = %q, want only the in-window task", got)
@@ -150,13 +155,14 @@ func TestConsolidationWritesReport(t *testing.T) {
 	if _, err := RegisterBuiltins(h.l, h.now); err != nil {
 		t.Fatal(err)
 	}
+	h.write(t, "core.md", strings.Repeat("x", 4000)) // over the 3 KB budget
 	run, err := h.d.Runner.Trigger(h.store, ConsolidationTask, h.now)
 	if err != nil || run.Status != StatusOK {
 		t.Fatalf("trigger = %+v, %v", run, err)
 	}
 	path := ReportPath(h.l, h.now)
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal(err)
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "core.md is 4000 bytes") {
+		t.Fatalf("report %s: %v\n%s", path, err, data)
 	}
 	rows := h.c4Rows(t)
 	if len(rows) != 1 || !strings.HasPrefix(rows[0], "2|1|") || !strings.Contains(rows[0], path) {

@@ -20,8 +20,6 @@ type home struct {
 	store *Store
 	now   time.Time
 	d     *Daemon
-	// calls counts the tiers operations the built-ins ran.
-	rotations, consolidations int
 }
 
 func newHome(tb testing.TB) *home {
@@ -38,17 +36,8 @@ func newHome(tb testing.TB) *home {
 	tb.Cleanup(func() { s.Close() })
 	h.store = s
 	h.d = &Daemon{
-		Store: s,
-		Runner: &Runner{Layout: h.l, Home: time.UTC, Deps: Deps{
-			Rotate: func(tiers.Layout, time.Time) ([]string, error) {
-				h.rotations++
-				return []string{"sessions/2026-03-14.md"}, nil
-			},
-			Consolidate: func(tiers.Layout, time.Time) (any, int, error) {
-				h.consolidations++
-				return map[string]int{"recommendations": 1}, 1, nil
-			},
-		}},
+		Store:       s,
+		Runner:      &Runner{Layout: h.l, Home: time.UTC},
 		Now:         func() time.Time { return h.now },
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Poll:        DefaultPoll,
@@ -66,6 +55,18 @@ func (h *home) add(tb testing.TB, t *Task) {
 		t.Priority = 3
 	}
 	if err := h.store.Add(t, h.now, time.UTC); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// write puts a file of the memory tree in place.
+func (h *home) write(tb testing.TB, rel, content string) {
+	tb.Helper()
+	path := filepath.Join(h.l.MemoryDir(), rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -66,5 +66,5 @@ func init() {
 }
 
 func (sc *schedCtx) runner() *scheduler.Runner {
-	return &scheduler.Runner{Layout: sc.layout, Home: sc.loc, Deps: schedulerDeps()}
+	return &scheduler.Runner{Layout: sc.layout, Home: sc.loc}
 }

@@ -26,11 +26,6 @@ func init() {
 	})
 }
 
-// schedulerDeps wires the tiers operations the built-in tasks run.
-func schedulerDeps() scheduler.Deps {
-	return scheduler.Deps{}
-}
-
 func runScheduler(c *cli.Context) error {
 	e, err := envFrom(c)
 	if err != nil {
@@ -51,7 +46,7 @@ func runScheduler(c *cli.Context) error {
 	}
 	defer store.Close()
 	home, _ := os.UserHomeDir()
-	d, err := scheduler.NewDaemon(e.layout, store, schedulerDeps(), e.now, log, home)
+	d, err := scheduler.NewDaemon(e.layout, store, e.now, log, home)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,10 @@ func init() {
 			if err != nil {
 				return err
 			}
-			return tiers.Status(e.layout, e.stdout)
+			if err := tiers.Status(e.layout, e.stdout); err != nil {
+				return err
+			}
+			return schedulerStatus(e)
 		},
 	})
 }
