@@ -218,3 +218,16 @@ func FuzzCheck(f *testing.F) {
 		os.Remove(kept)
 	})
 }
+
+// BenchmarkGuardDecision is the in-process cost of one PreToolUse decision.
+func BenchmarkGuardDecision(b *testing.B) {
+	root := filepath.Join(b.TempDir(), "zylos", "memory", "records")
+	os.MkdirAll(filepath.Join(root, "decisions"), 0o755)
+	opts := Options{Root: root, TempDir: "/tmp"}
+	input := json.RawMessage(`{"file_path":"` + filepath.Join(root, "decisions", "x.json") + `"}`)
+	for range b.N {
+		if Guard(FilePath(input), "/", opts) == nil {
+			b.Fatal("not denied")
+		}
+	}
+}
