@@ -35,6 +35,13 @@ func (a Answer) Get(key string) any {
 }
 
 func jsonText(v any) string {
+	if list, ok := v.([]string); ok { // Python's list separator is ", "
+		parts := make([]string, len(list))
+		for i, s := range list {
+			parts[i] = jsonText(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -132,6 +132,12 @@ func validationBlock(ve *jsonschema.ValidationError) *Error {
 		field = joinField(field, k.Properties[0])
 		return newError(ErrValidation, "field", field, "expected", "no such field", "got", "unknown field",
 			"fix", "Remove "+field)
+	case *kind.FalseSchema: // unevaluatedProperties: a field no schema allows
+		if field == "" {
+			field = "(record)"
+		}
+		return newError(ErrValidation, "field", field, "expected", "no such field", "got", "unknown field",
+			"fix", "Remove "+field)
 	case *kind.Enum:
 		return newError(ErrValidation, "field", field, "expected", "one of "+quote(k.Want), "got", quote(k.Got),
 			"fix", "Change "+field+" to a valid enum value")

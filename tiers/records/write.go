@@ -179,7 +179,7 @@ func (w *writer) checkCreatable() error {
 		}
 		return nil
 	default:
-		return newError(ErrCreate, "target", w.t.shown, "error", "a "+old.status()+" record already exists here",
+		return newError(ErrCreate, "target", w.t.shown, "error", "a record with status "+old.status()+" already exists here",
 			"fix", "Use --action update (or a different slug)")
 	}
 }

@@ -237,3 +237,24 @@ func TestEnforceWindow(t *testing.T) {
 		t.Fatalf("answer %v warnings %q", ans, warnings)
 	}
 }
+
+func TestLockTimesOut(t *testing.T) {
+	f := newFixture(t)
+	held, err := AcquireLock(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	old := LockTimeout
+	LockTimeout = 100 * time.Millisecond
+	defer func() { LockTimeout = old }()
+	_, err = f.write(WriteOptions{Action: "retire"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrLock {
+		t.Fatalf("want LOCK_ERROR, got %v", err)
+	}
+	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if r.Status() != StatusActive {
+		t.Fatal("a write proceeded without the lock")
+	}
+}
