@@ -391,3 +391,86 @@ func extractSeedScripts(dir string) error {
 	}
 	return os.WriteFile(filepath.Join(dir, "fake-clock.mjs"), []byte(fakeClock), 0o644)
 }
+
+// A 50 MB core.md is printed whole in the v2 format (parity) and capped
+// below Claude Code's limit in the claude format.
+func TestInjectHugeCore(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "zylos")
+	core := strings.Repeat("a line of core memory that goes on and on\n", 50<<20/43)
+	tree{"memory/core.md": core}.build(t, home)
+	res := testutil.Run{ZylosDir: home}.Exec(t, "inject")
+	if res.Code != 0 || len(res.Stdout) < len(core) || !strings.HasSuffix(res.Stdout, "\"}\n") {
+		t.Fatalf("v2: exit %d, %d bytes, stderr %q", res.Code, len(res.Stdout), res.Stderr)
+	}
+	res = testutil.Run{ZylosDir: home}.Exec(t, "inject", "--format", "claude")
+	if res.Code != 0 || len(res.Stdout) > 12000 || !strings.Contains(res.Stdout, "[... truncated: the last ") {
+		t.Fatalf("claude: exit %d, %d bytes, stderr %q", res.Code, len(res.Stdout), res.Stderr)
+	}
+}
+
+func TestInitCommand(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "zylos")
+	first := testutil.Run{ZylosDir: home}.Exec(t, "init")
+	second := testutil.Run{ZylosDir: home}.Exec(t, "init")
+	var got bytes.Buffer
+	got.Write(formatResult(first, home, snapshot(t, home)))
+	got.WriteString("=== second run\n")
+	got.Write(formatResult(second, home, snapshot(t, home)))
+	testutil.Golden(t, filepath.Join("testdata", "tiers", "init.golden"), got.Bytes())
+	if !strings.Contains(second.Stdout, "nothing changed") {
+		t.Errorf("second run did not say nothing changed: %q", second.Stdout)
+	}
+}
+
+// Rotations started at once by several processes archive the old log once
+// and lose nothing.
+func TestRotateConcurrentProcesses(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "zylos")
+	tree{"memory/sessions/current.md": "# Session Log: 2026-03-14\n\nkeep me\n"}.build(t, home)
+	const n = 8
+	results := make(chan testutil.Result, n)
+	for i := 0; i < n; i++ {
+		go func() { results <- testutil.Run{ZylosDir: home}.Exec(t, "rotate") }()
+	}
+	rotated := 0
+	for i := 0; i < n; i++ {
+		res := <-results
+		if res.Code != 0 {
+			t.Errorf("exit %d: %s", res.Code, res.Stderr)
+		}
+		if strings.Contains(res.Stdout, "Rotated:") {
+			rotated++
+		}
+	}
+	if rotated != 1 {
+		t.Errorf("%d processes rotated, want 1", rotated)
+	}
+	want := tree{
+		"memory/sessions/2026-03-14.md": "# Session Log: 2026-03-14\n\nkeep me\n",
+		"memory/sessions/current.md":    "# Session Log: 2026-03-15\n\n",
+	}
+	wantHome := filepath.Join(t.TempDir(), "zylos")
+	want.build(t, wantHome)
+	if got, wantFiles := snapshot(t, home), snapshot(t, wantHome); got != wantFiles {
+		t.Errorf("files after concurrent rotation:\n%s\nwant:\n%s", got, wantFiles)
+	}
+}
+
+// A read-only sessions dir: a clear one-line error, nothing lost.
+func TestRotateReadOnlySessions(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: permissions are not enforced")
+	}
+	home := filepath.Join(t.TempDir(), "zylos")
+	tree{"memory/sessions/current.md": "# Session Log: 2026-03-14\n"}.build(t, home)
+	sessions := filepath.Join(home, "memory", "sessions")
+	must(t, os.Chmod(sessions, 0o555))
+	defer os.Chmod(sessions, 0o755)
+	res := testutil.Run{ZylosDir: home}.Exec(t, "rotate")
+	if res.Code == 0 || strings.Count(res.Stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(sessions, "current.md")); string(data) != "# Session Log: 2026-03-14\n" {
+		t.Errorf("current.md = %q", data)
+	}
+}
