@@ -74,10 +74,10 @@ func SelectCandidate(opts CandidateOptions) (*CandidateResult, error) {
 }
 
 func readIndexRebuilding(root string, warn func(string)) ([]records.Entry, error) {
-	es, err := records.ReadIndex(root)
+	es, err := readIndex(root)
 	if errors.Is(err, fs.ErrNotExist) && isDir(root) {
 		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
-			es, err = records.ReadIndex(root)
+			es, err = readIndex(root)
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {

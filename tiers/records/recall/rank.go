@@ -1,7 +1,8 @@
 package recall
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -26,38 +27,47 @@ type Hit struct {
 // record among them is dropped and a recent one earns the recency point, so
 // a prompt costs twenty file reads, never ten thousand.
 func rank(tokens map[string]struct{}, hits []Hit, now time.Time) []Hit {
-	scored := hits[:0:0]
-	for _, h := range hits {
-		if h.Score = Score(tokens, h.Title, h.Tags); h.Score > 0 {
-			scored = append(scored, h)
+	scored := make([]ranked, 0, len(hits)/4)
+	for i := range hits {
+		if s := Score(tokens, hits[i].Title, hits[i].Tags); s > 0 {
+			scored = append(scored, ranked{i: int32(i), score: int32(s), prio: int32(priority(hits[i].Category))})
 		}
 	}
-	sortHits(scored)
-	kept := scored[:0:0]
-	for i, h := range scored {
-		if i < deepCheckTop {
-			drop, recent := deepCheck(h, now)
+	sortRanked(scored)
+	kept := scored[:0]
+	for n, r := range scored {
+		if n < deepCheckTop {
+			drop, recent := deepCheck(hits[r.i], now)
 			if drop {
 				continue
 			}
 			if recent {
-				h.Score += recencyPoints
+				r.score += recencyPoints
 			}
 		}
-		kept = append(kept, h)
+		kept = append(kept, r)
 	}
-	sortHits(kept)
-	return kept
+	sortRanked(kept)
+	out := make([]Hit, len(kept))
+	for n, r := range kept {
+		out[n] = hits[r.i]
+		out[n].Score = int(r.score)
+	}
+	return out
 }
 
-// sortHits orders by score, then category priority; equal hits keep their
+// ranked is a scored hit by index: sorting ten thousand of these is much
+// cheaper than sorting the hits themselves.
+type ranked struct{ i, score, prio int32 }
+
+// sortRanked orders by score, then category priority; equal hits keep their
 // order in the index, so the answer is deterministic.
-func sortHits(hits []Hit) {
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+func sortRanked(rs []ranked) {
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
 		}
-		return priority(hits[i].Category) < priority(hits[j].Category)
+		return cmp.Compare(a.prio, b.prio)
 	})
 }
 

@@ -112,10 +112,10 @@ func recordHits(root string, warn func(string)) []Hit {
 	if !isDir(root) {
 		return nil
 	}
-	es, err := records.ReadIndex(root)
+	es, err := readIndex(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
-			es, err = records.ReadIndex(root)
+			es, err = readIndex(root)
 		}
 	}
 	if err != nil {

@@ -1,6 +1,9 @@
 package recall
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Points of the retrieval score (seed 003): a prompt token equal to a title
 // word, equal to a tag, or (at four characters or more) a prefix of either.
@@ -19,11 +22,12 @@ const (
 // to a title word and to a tag earns both; a prefix point only goes to a
 // token that matched nothing exactly.
 func Score(tokens map[string]struct{}, title string, tags []string) int {
-	titleWords := Tokenize(title)
+	var buf [16]string
+	words := titleWords(title, buf[:0])
 	score := 0
 	for tok := range tokens {
-		_, inTitle := titleWords[tok]
-		inTags := contains(tags, tok)
+		inTitle := slices.Contains(words, tok)
+		inTags := slices.Contains(tags, tok)
 		if inTitle {
 			score += titlePoints
 		}
@@ -33,30 +37,31 @@ func Score(tokens map[string]struct{}, title string, tags []string) int {
 		if inTitle || inTags || len(tok) < minPrefixLen {
 			continue
 		}
-		if prefixOfAny(tok, titleWords, tags) {
+		if prefixOfAny(tok, words) || prefixOfAny(tok, tags) {
 			score += prefixPoints
 		}
 	}
 	return score
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
+// titleWords are the tokens of a title (as Tokenize, duplicates kept)
+// appended to dst: a slice, not a set, because it runs for every index
+// line on every prompt and titles are a few words long.
+func titleWords(title string, dst []string) []string {
+	forEachWord(strings.ToLower(title), func(w string) {
+		if len(w) < minTokenLen {
+			return
 		}
-	}
-	return false
+		if _, stop := stopWords[w]; !stop {
+			dst = append(dst, w)
+		}
+	})
+	return dst
 }
 
-func prefixOfAny(tok string, words map[string]struct{}, tags []string) bool {
-	for w := range words {
+func prefixOfAny(tok string, words []string) bool {
+	for _, w := range words {
 		if strings.HasPrefix(w, tok) {
-			return true
-		}
-	}
-	for _, t := range tags {
-		if strings.HasPrefix(t, tok) {
 			return true
 		}
 	}
