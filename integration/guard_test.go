@@ -117,6 +117,10 @@ func TestValidateQuarantines(t *testing.T) {
 					t.Fatalf("quarantined content changed: %q", data)
 				}
 			}
+			if c.block {
+				golden := "testdata/validate-" + strings.ReplaceAll(c.name, " ", "-") + ".golden"
+				testutil.Golden(t, golden, []byte(strings.ReplaceAll(res.Stdout, zylos, "$ZYLOS")))
+			}
 		})
 	}
 }

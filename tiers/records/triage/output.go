@@ -12,6 +12,10 @@ import (
 // maxSnippetsPerCategory keeps the answer short whatever the transcript.
 const maxSnippetsPerCategory = 3
 
+// MaxMessage is the longest block message, in bytes, kept under Claude
+// Code's 10,000-character cap on text handed back to the agent.
+const MaxMessage = 9000
+
 // dataEntry is one category of the <triage_data> JSON the memory skill parses.
 type dataEntry struct {
 	Category    string  `json:"category"`
@@ -39,12 +43,22 @@ type triageData struct {
 // blockMessage is the stderr text that blocks the stop: what to save, how, and
 // the machine-readable <triage_data> block. contextFiles maps a category to
 // its context file; a category whose file could not be written has none.
+// Escaping can grow a snippet fivefold ("&" -> "&amp;"), so a message over
+// MaxMessage is rebuilt with one snippet per category, which always fits.
 func blockMessage(hits []result, act activity, contextFiles map[string]string, p Parallel) string {
+	msg := composeMessage(hits, act, contextFiles, p, maxSnippetsPerCategory)
+	if len(msg) > MaxMessage {
+		msg = composeMessage(hits, act, contextFiles, p, 1)
+	}
+	return msg
+}
+
+func composeMessage(hits []result, act activity, contextFiles map[string]string, p Parallel, snippets int) string {
 	var b strings.Builder
 	b.WriteString("The following items should be saved as memories before stopping:\n\n")
 	data := triageData{ParallelConfig: p, Categories: []dataEntry{}}
 	for _, h := range hits {
-		fmt.Fprintf(&b, "- [%s] %s (score: %.2f)\n", h.Category, summary(h, act), h.Score)
+		fmt.Fprintf(&b, "- [%s] %s (score: %.2f)\n", h.Category, summary(h, act, snippets), h.Score)
 		data.Categories = append(data.Categories, dataEntry{
 			Category:    strings.ToLower(h.Category),
 			Score:       math.Round(h.Score*100) / 100,
@@ -58,13 +72,13 @@ func blockMessage(hits []result, act activity, contextFiles map[string]string, p
 	return b.String()
 }
 
-func summary(h result, act activity) string {
+func summary(h result, act activity, snippets int) string {
 	if h.Category == SessionSummary {
 		return fmt.Sprintf("Session activity: %d tool uses, %d distinct tools, %d exchanges",
 			act.ToolUses, act.DistinctTools, act.Exchanges)
 	}
 	var parts []string
-	for _, s := range h.Snippets[:min(len(h.Snippets), maxSnippetsPerCategory)] {
+	for _, s := range h.Snippets[:min(len(h.Snippets), snippets)] {
 		if s = sanitizeSnippet(s); s != "" {
 			parts = append(parts, s)
 		}

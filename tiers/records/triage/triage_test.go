@@ -358,3 +358,30 @@ func FuzzTail(f *testing.F) {
 		_ = scoreAll(lines, activity{}, records.DefaultConfig().Triage.Thresholds)
 	})
 }
+
+// Snippets made of characters that escaping multiplies still give a
+// message under the cap.
+func TestBlockMessageCap(t *testing.T) {
+	amp := strings.Repeat("&", 150)
+	var sentences []string
+	for _, w := range []string{"decided", "failed", "cannot", "TODO", "prefer"} {
+		for range 3 {
+			sentences = append(sentences, w+" "+amp)
+		}
+	}
+	dir := t.TempDir()
+	path := writeTranscript(t, dir, spaced(sentences...))
+	cfg := records.DefaultConfig().Triage
+	cfg.MaxMessages = 200
+	for c := range cfg.Thresholds {
+		cfg.Thresholds[c] = 0.1
+	}
+	msg, err := Decide(context.Background(), Input{TranscriptPath: path, Cwd: dir},
+		Options{Config: cfg, Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }})
+	if err != nil || strings.Count(msg, "- [") != 6 {
+		t.Fatalf("want 6 categories, got %v:\n%s", err, msg)
+	}
+	if len(msg) > MaxMessage {
+		t.Fatalf("message is %d bytes, cap %d", len(msg), MaxMessage)
+	}
+}
