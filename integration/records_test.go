@@ -62,6 +62,10 @@ func (h *recHome) edit(rel string, change func(map[string]any)) string {
 
 func (h *recHome) hash(rel string) string {
 	data, _ := os.ReadFile(filepath.Join(h.zylos, rel))
+	return md5hex(data)
+}
+
+func md5hex(data []byte) string {
 	sum := md5.Sum(data)
 	return hex.EncodeToString(sum[:])
 }
