@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"time"
@@ -20,6 +21,9 @@ import (
 // stop is the triage of the transcript tail: exit 2 with what to save on
 // stderr blocks the stop; anything else lets the agent stop.
 func stop(ctx context.Context, env Env, in Input) (Answer, error) {
+	if !json.Valid(in.Raw) {
+		return Answer{}, nil // the runner has said why; nothing to triage
+	}
 	var msg bytes.Buffer
 	code := triage.Run(ctx, bytes.NewReader(in.Raw), &msg, triage.Options{
 		Config:  triageConfig(env),
