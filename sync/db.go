@@ -78,7 +78,11 @@ func dsn(path, mode string) string {
 	}
 	q.Set("mode", mode)
 	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout))
-	q.Set("_txlock", "immediate")
+	if mode == "rw" {
+		// A writer takes the write lock at BEGIN, so a read-then-write
+		// transaction can never fail half-way on a lock upgrade.
+		q.Set("_txlock", "immediate")
+	}
 	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
 	return u.String()
 }

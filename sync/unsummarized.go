@@ -21,9 +21,7 @@ type Range struct {
 }
 
 // Unsummarized returns the range of conversations after the latest
-// checkpoint's end. MIN and MAX come from the primary key; COUNT walks the
-// rowid range, which is exact even when ids have gaps (deleted rows), so it
-// costs time in proportion to the unsummarized rows, never to the table.
+// checkpoint's end.
 func (db *DB) Unsummarized() (Range, error) {
 	cp, err := db.LatestCheckpoint()
 	if err != nil {
@@ -32,15 +30,35 @@ func (db *DB) Unsummarized() (Range, error) {
 	return db.rangeAfter(cp.EndOrZero())
 }
 
+// rangeAfter reads the range of ids above after in one snapshot. MIN and
+// MAX are single primary-key seeks. The count must be exact, and ids can
+// have gaps (deleted rows), so end-begin+1 will not do; counting walks a
+// rowid range, so it walks the smaller side: the rows after the checkpoint
+// (the everyday case: a few dozen), or, when most of the table is
+// unsummarized, all rows minus those up to the checkpoint. SQLite answers a
+// bare COUNT(*) from its smallest index without touching the table.
 func (db *DB) rangeAfter(after int64) (Range, error) {
-	var begin, end sql.NullInt64
-	var r Range
-	err := db.sql.QueryRow(`SELECT MIN(id), MAX(id), COUNT(*) FROM conversations WHERE id > ?`, after).Scan(&begin, &end, &r.Count)
+	tx, err := db.sql.Begin()
 	if err != nil {
 		return Range{}, db.wrap("count unsummarized", err)
 	}
-	if begin.Valid {
-		r.Begin, r.End = &begin.Int64, &end.Int64
+	defer tx.Rollback()
+	var first, last, lowest sql.NullInt64
+	err = tx.QueryRow(`SELECT (SELECT MIN(id) FROM conversations WHERE id > ?), (SELECT MAX(id) FROM conversations),
+ (SELECT MIN(id) FROM conversations)`, after).Scan(&first, &last, &lowest)
+	if err != nil {
+		return Range{}, db.wrap("count unsummarized", err)
+	}
+	if !first.Valid {
+		return Range{}, nil
+	}
+	r := Range{Begin: &first.Int64, End: &last.Int64}
+	query := `SELECT COUNT(*) FROM conversations WHERE id > ?`
+	if last.Int64-after > after-lowest.Int64 {
+		query = `SELECT (SELECT COUNT(*) FROM conversations) - (SELECT COUNT(*) FROM conversations WHERE id <= ?)`
+	}
+	if err := tx.QueryRow(query, after).Scan(&r.Count); err != nil {
+		return Range{}, db.wrap("count unsummarized", err)
 	}
 	return r, nil
 }
