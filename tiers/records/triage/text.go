@@ -51,11 +51,16 @@ func digest(msgs []message) ([]string, activity) {
 			countTool(m.Name)
 			continue
 		case "human", "user", "assistant":
-			act.Exchanges++
 		default:
 			continue
 		}
-		for _, s := range contentText(content, countTool) {
+		// A message that carries only tool calls or tool results is no
+		// exchange: counting them would make every busy stop a summary.
+		texts := contentText(content, countTool)
+		if len(texts) > 0 {
+			act.Exchanges++
+		}
+		for _, s := range texts {
 			text.WriteString(s)
 			text.WriteByte('\n')
 		}
@@ -72,6 +77,9 @@ func contentText(raw json.RawMessage, onTool func(name string)) []string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
+		if s == "" {
+			return nil
+		}
 		return []string{s}
 	}
 	var blocks []block
@@ -82,7 +90,9 @@ func contentText(raw json.RawMessage, onTool func(name string)) []string {
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
-			out = append(out, b.Text)
+			if b.Text != "" {
+				out = append(out, b.Text)
+			}
 		case "tool_use":
 			onTool(b.Name)
 		}

@@ -140,6 +140,7 @@ func TestDigestCountsToolsAndStripsCode(t *testing.T) {
 		`{"type":"tool_use","name":"Bash"}`,
 		`{"type":"assistant","content":"before\n` + "```\\nTODO crash\\n```" + `\nafter"}`,
 		`{"type":"system","content":"decided"}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","content":"error: crash"}]}}`,
 	}
 	for _, r := range raw {
 		var m message
