@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -188,19 +189,51 @@ func (l Layout) ScanEntries() ([]Entry, error) {
 			files = append(files, dir+"/"+n)
 		}
 	}
-	var out []Entry
-	for _, rel := range files {
-		src, err := os.ReadFile(filepath.Join(l.MemoryDir(), rel))
-		if os.IsNotExist(err) {
-			continue
+	return parseFiles(l.MemoryDir(), files)
+}
+
+// parseFiles parses the files (relative to dir) on a few goroutines, as
+// reading 3,650 small session logs is mostly waiting on the file system,
+// and returns their entries in the order of files.
+func parseFiles(dir string, files []string) ([]Entry, error) {
+	parsed := make([][]Entry, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < scanWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, err := os.ReadFile(filepath.Join(dir, files[i]))
+				if err != nil && !os.IsNotExist(err) {
+					errs[i] = fmt.Errorf("scan entries: %w", err)
+				}
+				parsed[i] = ParseEntries(files[i], src)
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	total := 0
+	for i := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if err != nil {
-			return nil, fmt.Errorf("scan entries: %w", err)
-		}
-		out = append(out, ParseEntries(rel, src)...)
+		total += len(parsed[i])
+	}
+	out := make([]Entry, 0, total)
+	for _, entries := range parsed {
+		out = append(out, entries...)
 	}
 	return out, nil
 }
+
+// scanWorkers bounds the goroutines of parseFiles.
+const scanWorkers = 8
 
 // tierFiles lists the regular, non-hidden .md files of dir, sorted.
 func tierFiles(dir string) ([]string, error) {
