@@ -29,12 +29,19 @@ func parseObject(data []byte) (object, error) {
 		return nil, errNotObject
 	}
 	var obj object
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
 		key, _ := tok.(string)
+		if seen[key] {
+			// JSON.parse keeps the last copy: what we merge into the
+			// first would be silently ignored.
+			return nil, fmt.Errorf("duplicate key %q", key)
+		}
+		seen[key] = true
 		var val json.RawMessage
 		if err := dec.Decode(&val); err != nil {
 			return nil, err

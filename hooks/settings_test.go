@@ -12,6 +12,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
+var regLayout = tiers.Layout{ZylosDir: "/home/u/zylos"}
+
 var regTime = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
 
 const userSettings = `{
@@ -101,6 +103,7 @@ func TestRegisterLeavesMalformedUntouched(t *testing.T) {
 		"event_not_array":  `{"hooks": {"SessionStart": {"hooks": []}}}`,
 		"group_not_object": `{"hooks": {"SessionStart": ["x"]}}`,
 		"trailing_data":    `{} {}`,
+		"duplicate_hooks":  `{"hooks": {}, "hooks": {}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			l := homeWithSettings(t, content)

@@ -1,0 +1,31 @@
+package hooks
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzMergeSettings: any settings file either is refused, or merges into
+// valid JSON that a second merge leaves unchanged.
+func FuzzMergeSettings(f *testing.F) {
+	for _, seed := range []string{
+		"", "{}", userSettings, `{"hooks":{}}`, `{"hooks":{"Stop":[{"hooks":[{"command":"x zylos-memory hook stop"}]}]}}`,
+		`{"hooks":[]}`, `{"a":1}{`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`, "\xff",
+	} {
+		f.Add([]byte(seed))
+	}
+	want := entries(regLayout, "/bin/zylos-memory", allEvents)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		merged, _, err := mergeSettings(data, want)
+		if err != nil {
+			return
+		}
+		if !json.Valid(merged) {
+			t.Fatalf("merged settings are not JSON:\n%s", merged)
+		}
+		again, changed, err := mergeSettings(merged, want)
+		if err != nil || changed || string(again) != string(merged) {
+			t.Fatalf("second merge: changed=%v err=%v\n%s\n---\n%s", changed, err, merged, again)
+		}
+	})
+}
