@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -61,7 +60,9 @@ var ErrNoIndex = errors.New("index.md not found")
 // SelectCandidate finds the best existing record of the category for the
 // new information and the CUD actions structurally open to it.
 func SelectCandidate(opts CandidateOptions) (*CandidateResult, error) {
-	es, err := readIndexRebuilding(opts.Root, warnFunc(opts.Warn))
+	es, err := readIndexRebuilding(opts.Root, warnFunc(opts.Warn), func(e records.Entry) bool {
+		return e.Category == opts.Category
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -71,22 +72,6 @@ func SelectCandidate(opts CandidateOptions) (*CandidateResult, error) {
 		cand = verifiedCandidate(opts, *best)
 	}
 	return classify(opts.Category, opts.LifecycleEvent, cand, score), nil
-}
-
-func readIndexRebuilding(root string, warn func(string)) ([]records.Entry, error) {
-	es, err := readIndex(root)
-	if errors.Is(err, fs.ErrNotExist) && isDir(root) {
-		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
-			es, err = readIndex(root)
-		}
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s", ErrNoIndex, root)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
-	}
-	return es, nil
 }
 
 // bestCandidate is the highest-scoring entry of the category, ties broken

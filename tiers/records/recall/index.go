@@ -1,6 +1,10 @@
 package recall
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,25 +13,62 @@ import (
 )
 
 // readIndex parses root/index.md into the same entries as
-// records.ReadIndex (a differential fuzz test holds them equal), without a
-// regexp: the lazy title group of the index pattern makes the regexp
-// backtrack, which cost 20 ms per prompt over 10,000 lines, more than the
-// whole retrieval budget. A missing index is fs.ErrNotExist.
-func readIndex(root string) ([]records.Entry, error) {
-	data, err := os.ReadFile(filepath.Join(root, records.IndexFile))
+// records.ReadIndex (a differential fuzz test holds them equal), keeping
+// those keep accepts (all when keep is nil). It uses no regexp: the lazy
+// title group of the index pattern makes the regexp backtrack, which cost
+// 20 ms per prompt over 10,000 lines, the whole retrieval budget. Filtering
+// while reading keeps a hook process from touching memory it does not need.
+// A missing index is fs.ErrNotExist.
+func readIndex(root string, keep func(records.Entry) bool) ([]records.Entry, error) {
+	text, err := readString(filepath.Join(root, records.IndexFile))
 	if err != nil {
 		return nil, err
 	}
 	var out []records.Entry
-	// One string for the whole file: lines are substrings of it, not copies.
-	for text := string(data); text != ""; {
+	for text != "" {
 		line, rest, _ := strings.Cut(text, "\n")
-		if e, ok := parseIndexLine(line); ok {
+		if e, ok := parseIndexLine(line); ok && (keep == nil || keep(e)) {
 			out = append(out, e)
 		}
 		text = rest
 	}
 	return out, nil
+}
+
+// readIndexRebuilding reads the index of root, rebuilding it first when it
+// is missing but the root exists (the index is derived from the files).
+func readIndexRebuilding(root string, warn func(string), keep func(records.Entry) bool) ([]records.Entry, error) {
+	es, err := readIndex(root, keep)
+	if errors.Is(err, fs.ErrNotExist) && isDir(root) {
+		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
+			es, err = readIndex(root, keep)
+		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s", ErrNoIndex, root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	return es, nil
+}
+
+// readString reads a file straight into a string, without the second copy
+// of string(os.ReadFile(...)).
+func readString(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil {
+		b.Grow(int(fi.Size()) + 1)
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return b.String(), nil
 }
 
 // parseIndexLine accepts exactly what records.ParseEntry accepts:

@@ -3,10 +3,8 @@ package recall
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strings"
 	"time"
@@ -91,7 +89,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if len(tokens) == 0 {
 		return "", nil
 	}
-	hits := recordHits(opts.Root, nil)
+	hits := recordHits(opts.Root, tokens, nil)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -106,18 +104,12 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	return formatContext(opts.Root, ranked[:min(limit, len(ranked))]), nil
 }
 
-// recordHits reads the index of root, rebuilding it first when it is
-// missing but the root exists. No root or no index means no records.
-func recordHits(root string, warn func(string)) []Hit {
-	if !isDir(root) {
-		return nil
-	}
-	es, err := readIndex(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
-			es, err = readIndex(root)
-		}
-	}
+// recordHits are the index entries that match any of the tokens. No root
+// or no index means no records.
+func recordHits(root string, tokens map[string]struct{}, warn func(string)) []Hit {
+	es, err := readIndexRebuilding(root, warn, func(e records.Entry) bool {
+		return Score(tokens, e.Title, e.Tags) > 0
+	})
 	if err != nil {
 		return nil
 	}

@@ -38,7 +38,7 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if len(tokens) == 0 {
 		return nil, fmt.Errorf("query %q has no searchable words (3+ letters, not stop words)", opts.Query)
 	}
-	hits := recordHits(opts.Root, warnFunc(opts.Warn))
+	hits := recordHits(opts.Root, tokens, warnFunc(opts.Warn))
 	if opts.IncludeArchive || opts.IncludeRetired {
 		hits = append(hits, inactiveHits(opts)...)
 	}
