@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
@@ -12,7 +14,7 @@ import (
 // a C4 database simply has no C4 part.
 func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
 	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
-		return db.SessionInit(c4sync.DefaultThreshold)
+		return db.SessionInit(syncThreshold())
 	})
 }
 
@@ -20,8 +22,20 @@ func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
 // unsummarized conversations are not over the threshold.
 func c4Trigger(ctx context.Context, l tiers.Layout) (string, error) {
 	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
-		return db.ThresholdCheck(c4sync.DefaultThreshold)
+		return db.ThresholdCheck(syncThreshold())
 	})
+}
+
+// thresholdEnv sets the sync threshold, as for `c4 session-init` and
+// `c4 threshold-check`. A value that is not a count is ignored: a hook
+// must not fail on its configuration.
+const thresholdEnv = "C4_SYNC_THRESHOLD"
+
+func syncThreshold() int {
+	if n, err := strconv.Atoi(os.Getenv(thresholdEnv)); err == nil && n >= 0 {
+		return n
+	}
+	return c4sync.DefaultThreshold
 }
 
 func withC4(ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (string, error)) (string, error) {

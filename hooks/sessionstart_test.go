@@ -107,16 +107,20 @@ func TestSessionStart(t *testing.T) {
 
 func TestUserPromptSubmit(t *testing.T) {
 	tests := []struct {
-		name  string
-		convs int
-		want  string
+		name      string
+		convs     int
+		threshold string
+		want      string
 	}{
-		{"no_c4", -1, ""},
-		{"at_threshold", 30, ""},
-		{"over_threshold", 31, "[Action Required] There are 31 unsummarized conversations (conversation id 1 ~ 31). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 31"},
+		{"no_c4", -1, "", ""},
+		{"at_threshold", 30, "", ""},
+		{"threshold_from_env", 3, "2", "[Action Required] There are 3 unsummarized conversations (conversation id 1 ~ 3). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 3"},
+		{"bad_threshold_env_ignored", 3, "many", ""},
+		{"over_threshold", 31, "", "[Action Required] There are 31 unsummarized conversations (conversation id 1 ~ 31). Please invoke Memory Sync skill to process them: /memory sync --begin 1 --end 31"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(thresholdEnv, tt.threshold)
 			l := home{convs: tt.convs}.build(t)
 			text, stderr := answer(t, UserPromptSubmit, l, `{"prompt":"hello"}`)
 			if text != tt.want || stderr != "" {
