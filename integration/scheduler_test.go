@@ -1,7 +1,9 @@
 package integration
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,5 +232,38 @@ func TestSchedulerCLI(t *testing.T) {
 		if res.Code != s.code || !strings.Contains(res.Stdout, s.stdout) || !strings.Contains(res.Stderr, s.stderrPart) {
 			t.Errorf("%s: exit %d\nstdout: %s\nstderr: %s", s.args, res.Code, res.Stdout, res.Stderr)
 		}
+	}
+}
+
+// BenchmarkSchedulerStartToFirstTick runs the real daemon on a home with
+// the built-in tasks and measures process start to the end of its first
+// pass over the tasks ("scheduler ready"), then stops it with SIGTERM.
+func BenchmarkSchedulerStartToFirstTick(b *testing.B) {
+	dir, _ := c4Home(b, nil, "")
+	if res := (testutil.Run{ZylosDir: dir}).Exec(b, "init"); res.Code != 0 {
+		b.Fatalf("init: %s", res.Stderr)
+	}
+	bin := testutil.Binary(b)
+	b.ResetTimer()
+	for range b.N {
+		cmd := exec.Command(bin, "scheduler", "run")
+		cmd.Env = []string{"HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() && !strings.Contains(sc.Text(), "scheduler ready") {
+		}
+		b.StopTimer()
+		cmd.Process.Signal(syscall.SIGTERM)
+		io.Copy(io.Discard, stderr)
+		if err := cmd.Wait(); err != nil {
+			b.Fatalf("daemon: %v", err)
+		}
+		b.StartTimer()
 	}
 }

@@ -15,6 +15,8 @@ import (
 type Runner struct {
 	Layout tiers.Layout
 	Home   *time.Location
+
+	c4 *c4Queue // open between runs; see openC4
 }
 
 // outcome is how an action ended: a run status and a line of detail.
@@ -29,6 +31,14 @@ func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 // Act runs t's action at now. retry is set when the run was interrupted
 // before (a crash): queued messages already in C4 are then not queued again.
 func (r *Runner) Act(t *Task, now time.Time, retry bool) outcome {
+	res := r.act(t, now, retry)
+	if res.status == StatusError {
+		r.Close()
+	}
+	return res
+}
+
+func (r *Runner) act(t *Task, now time.Time, retry bool) outcome {
 	switch {
 	case t.Kind == KindUser:
 		return r.queue(UserContent(t), t.Priority, t.RequireIdle, retry)
@@ -53,7 +63,6 @@ func (r *Runner) queue(content string, priority int, idle, dedupe bool) outcome 
 	if err != nil {
 		return failed(err)
 	}
-	defer c4.Close()
 	return enqueue(c4, content, priority, idle, dedupe)
 }
 
@@ -80,7 +89,6 @@ func (r *Runner) syncTrigger(t *Task) outcome {
 	if err != nil {
 		return failed(err)
 	}
-	defer c4.Close()
 	line, err := c4.syncTrigger()
 	if err != nil {
 		return failed(err)

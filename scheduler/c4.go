@@ -12,18 +12,43 @@ import (
 // zylos's `c4-receive --no-reply` does for system messages.
 const c4Channel = "system"
 
-// c4Queue is the C4 access the tasks need.
-type c4Queue struct{ db *c4sync.DB }
+// c4Queue is the C4 access the tasks need. The runner keeps it open
+// between runs: closing the last connection to a WAL database checkpoints
+// it, which costs more than the dispatch itself.
+type c4Queue struct {
+	db  *c4sync.DB
+	raw *sql.DB // read-only, for the query c4sync does not offer
+}
 
+// openC4 returns the runner's open C4 connection, opening it if needed.
 func (r *Runner) openC4() (*c4Queue, error) {
+	if r.c4 != nil {
+		return r.c4, nil
+	}
 	db, err := c4sync.OpenWrite(r.Layout.C4DB())
 	if err != nil {
 		return nil, err
 	}
-	return &c4Queue{db: db}, nil
+	raw, err := sql.Open("sqlite3", "file:"+db.Path()+"?"+url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}.Encode())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open c4 db: %w", err)
+	}
+	r.c4 = &c4Queue{db: db, raw: raw}
+	return r.c4, nil
 }
 
-func (q *c4Queue) Close() error { return q.db.Close() }
+// Close releases the runner's C4 connection; the next run reopens it (so
+// a failed run also starts afresh, e.g. after C4 was replaced).
+func (r *Runner) Close() error {
+	if r.c4 == nil {
+		return nil
+	}
+	q := r.c4
+	r.c4 = nil
+	q.raw.Close()
+	return q.db.Close()
+}
 
 // syncTrigger is the "[Action Required] ... /memory sync" line when any
 // conversation is unsummarized, "" when none is.
@@ -39,13 +64,8 @@ func (q *c4Queue) syncTrigger() (string, error) {
 // text match is not enough: each queued request is itself a conversation,
 // so the next request names one more and would never match the last.
 func (q *c4Queue) syncPending() (bool, error) {
-	db, err := sql.Open("sqlite3", "file:"+q.db.Path()+"?"+url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}.Encode())
-	if err != nil {
-		return false, fmt.Errorf("open c4 db: %w", err)
-	}
-	defer db.Close()
 	var n int
-	err = db.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
+	err := q.raw.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
 		WHERE status = 'pending' AND direction = 'in' AND channel = ? AND content LIKE ? LIMIT 1)`,
 		c4Channel, syncRequestPattern).Scan(&n)
 	if err != nil {

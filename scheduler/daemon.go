@@ -52,12 +52,13 @@ func NewDaemon(l tiers.Layout, s *Store, now func() time.Time, log *slog.Logger,
 // any point leaves consistent state.
 func (d *Daemon) Run(ctx context.Context) error {
 	d.Log.Info("scheduler started", "tasks_db", d.Store.path)
+	defer d.Runner.Close()
 	if err := d.resume(ctx, true); err != nil {
 		return err
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	for {
+	for first := true; ; first = false {
 		select {
 		case <-ctx.Done():
 			d.Log.Info("scheduler stopped")
@@ -69,6 +70,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wake, err := d.tick(ctx)
 		if err != nil {
 			return err
+		}
+		if first {
+			d.Log.Info("scheduler ready", "next_wake", wake)
 		}
 		if d.Ticked != nil {
 			d.Ticked <- d.Now()

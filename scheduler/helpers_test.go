@@ -85,6 +85,15 @@ func (h *home) setAgent(tb testing.TB, state string) {
 	}
 }
 
+func rawC4(tb testing.TB, h *home) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("sqlite3", "file:"+h.l.C4DB()+"?_busy_timeout=5000")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
 // c4Rows returns the pending inbound C4 messages as "priority|idle|content".
 func (h *home) c4Rows(tb testing.TB) []string {
 	tb.Helper()

@@ -51,7 +51,9 @@ func init() {
 				if c.NArg() != 1 {
 					return fmt.Errorf("trigger takes exactly one task name")
 				}
-				run, err := sc.runner().Trigger(sc.store, c.First(), sc.now())
+				runner := &scheduler.Runner{Layout: sc.layout, Home: sc.loc}
+				defer runner.Close()
+				run, err := runner.Trigger(sc.store, c.First(), sc.now())
 				if err != nil {
 					return err
 				}
@@ -63,8 +65,4 @@ func init() {
 			}),
 		},
 	)
-}
-
-func (sc *schedCtx) runner() *scheduler.Runner {
-	return &scheduler.Runner{Layout: sc.layout, Home: sc.loc}
 }
