@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
@@ -169,16 +170,18 @@ func ScanCategory(root, cat string, activeOnly bool, warn func(string)) ([]Scann
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", dir, err)
 	}
-	var out []Scanned
+	var paths []string
 	for _, n := range names {
-		if !strings.HasSuffix(n.Name(), ".json") || !n.Type().IsRegular() {
-			continue
+		if strings.HasSuffix(n.Name(), ".json") && n.Type().IsRegular() {
+			paths = append(paths, filepath.Join(dir, n.Name()))
 		}
-		abs := filepath.Join(dir, n.Name())
-		r, err := ReadRecord(abs)
-		if err != nil {
+	}
+	recs, errs := readAll(paths)
+	var out []Scanned
+	for i, r := range recs {
+		if errs[i] != nil {
 			if warn != nil {
-				warn(fmt.Sprintf("WARNING: skipping %s: %v", IndexPath(root, abs), err))
+				warn(fmt.Sprintf("WARNING: skipping %s: %v", IndexPath(root, paths[i]), errs[i]))
 			}
 			continue
 		}
@@ -186,9 +189,35 @@ func ScanCategory(root, cat string, activeOnly bool, warn func(string)) ([]Scann
 		if activeOnly && r.Status() != StatusActive {
 			continue
 		}
-		out = append(out, Scanned{Abs: abs, Record: r})
+		out = append(out, Scanned{Abs: paths[i], Record: r})
 	}
 	return out, nil
+}
+
+// scanWorkers read record files in parallel: a scan is dominated by
+// open/read/close system calls, which overlap well.
+const scanWorkers = 8
+
+// readAll reads every path, keeping the input order.
+func readAll(paths []string) ([]*Record, []error) {
+	recs, errs := make([]*Record, len(paths)), make([]error, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < scanWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				recs[i], errs[i] = ReadRecord(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return recs, errs
 }
 
 // Entries builds the index entries of scanned records.

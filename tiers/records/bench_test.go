@@ -1,0 +1,60 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func benchRoot(b *testing.B, n int) string {
+	b.Helper()
+	root := filepath.Join(b.TempDir(), "memory", "records")
+	dir := filepath.Join(root, "decisions")
+	os.MkdirAll(dir, 0o755)
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("decision-%05d", i)
+		data, _ := json.MarshalIndent(map[string]any{
+			"schema_version": "1.0", "category": "decision", "id": id, "title": fmt.Sprintf("Decision %d on topic %d", i, i%97),
+			"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "record_status": "active",
+			"tags": []string{fmt.Sprintf("topic-%d", i%97), "bench"},
+			"content": map[string]any{"status": "accepted", "context": "some context text", "decision": "d", "rationale": []string{"r"}},
+		}, "", "  ")
+		os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644)
+	}
+	return root
+}
+
+func BenchmarkRebuildIndex10k(b *testing.B) {
+	root := benchRoot(b, 10000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := RebuildIndex(root, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkIndexQuery10k(b *testing.B) {
+	root := benchRoot(b, 10000)
+	RebuildIndex(root, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := IndexQuery(root, "topic-42", io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	data := []byte(storedDecision)
+	Validate("decision", data)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := Validate("decision", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
