@@ -139,7 +139,11 @@ func moveNoClobber(src, dir string) (string, error) {
 // one reference file into their archive files, then rewrites it.
 func (a *applier) archiveEntries(rel string) error {
 	path := filepath.Join(a.l.MemoryDir(), rel)
-	src, err := os.ReadFile(path)
+	src, err := readTierFile(path)
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil // reported as malformed; nothing in it is moved
+	}
 	if err != nil {
 		return fmt.Errorf("archive entries: %w", err)
 	}

@@ -156,3 +156,27 @@ func TestCutEntriesRefusesForeignBytes(t *testing.T) {
 		t.Errorf("cut of the only entry: %q, %v", rest, err)
 	}
 }
+
+// TestApplyCRLF: entries of a CRLF file move byte for byte and the rest of
+// the file keeps its line endings.
+func TestApplyCRLF(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	keep := crlf(decision("2026-03-01", "active"))
+	writeTree(t, l, map[string]string{"reference/decisions.md": crlf("# Decisions Log\n\n"+decision("2025-01-01", "archived")) + keep})
+	if out := applyOnce(t, l); !strings.Contains(out, "archive/decisions-2025.md") {
+		t.Fatalf("output %q", out)
+	}
+	src, _ := os.ReadFile(filepath.Join(l.ReferenceDir(), "decisions.md"))
+	if string(src) != crlf("# Decisions Log\n\n")+keep {
+		t.Errorf("source after apply: %q", src)
+	}
+	archive, _ := os.ReadFile(filepath.Join(l.ArchiveDir(), "decisions-2025.md"))
+	if !strings.Contains(string(archive), crlf("- **Decision:** x\n- **Status:** archived")) {
+		t.Errorf("archive: %q", archive)
+	}
+	if again := applyOnce(t, l); again != "Nothing to archive.\n" {
+		t.Errorf("second run: %q", again)
+	}
+}

@@ -3,7 +3,6 @@ package tiers
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -70,8 +69,9 @@ var mdParser = parser.NewParser(
 )
 
 // ParseFile reads and parses one tier file; entries carry path as File.
+// A file over MaxEntryFileSize is refused with a *TooLargeError.
 func ParseFile(path string) ([]Entry, error) {
-	src, err := os.ReadFile(path)
+	src, err := readTierFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read entries: %w", err)
 	}

@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -205,11 +206,16 @@ func parseFiles(dir string, files []string) ([]Entry, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				src, err := os.ReadFile(filepath.Join(dir, files[i]))
-				if err != nil && !os.IsNotExist(err) {
+				src, err := readTierFile(filepath.Join(dir, files[i]))
+				var tooLarge *TooLargeError
+				switch {
+				case errors.As(err, &tooLarge):
+					parsed[i] = []Entry{tooLargeEntry(files[i], tooLarge)}
+				case err != nil && !os.IsNotExist(err):
 					errs[i] = fmt.Errorf("scan entries: %w", err)
+				default:
+					parsed[i] = ParseEntries(files[i], src)
 				}
-				parsed[i] = ParseEntries(files[i], src)
 			}
 		}()
 	}

@@ -2,9 +2,11 @@ package tiers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,5 +133,23 @@ func TestFindingsJSONMatchesStruct(t *testing.T) {
 	want, _ := json.MarshalIndent(f, "", "  ")
 	if got := AppendIndentedJSON(nil, f.JSON(), ""); string(got) != string(want) {
 		t.Errorf("JSON() differs:\n%s", testutil.Diff(string(want), string(got)))
+	}
+}
+
+// TestScanEntriesTooLarge: a runaway file is reported, not parsed.
+func TestScanEntriesTooLarge(t *testing.T) {
+	l := Layout{ZylosDir: t.TempDir()}
+	big := strings.Repeat("## Section\ntext\n", MaxEntryFileSize/16+1)
+	writeTree(t, l, map[string]string{"core.md": big, "reference/decisions.md": decision("2020-01-01", "archived")})
+	entries, err := l.ScanEntries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 || !strings.Contains(entries[0].Problem, "not parsed") || entries[0].File != "core.md" {
+		t.Fatalf("entries = %+v, want core.md reported as too large, then the decision", entries)
+	}
+	var tooLarge *TooLargeError
+	if _, err := ParseFile(filepath.Join(l.MemoryDir(), "core.md")); !errors.As(err, &tooLarge) {
+		t.Errorf("ParseFile error = %v, want *TooLargeError", err)
 	}
 }
