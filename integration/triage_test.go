@@ -190,3 +190,35 @@ func BenchmarkTriage20MB(b *testing.B) {
 	}
 	cpu.report()
 }
+
+// Stop hooks of several sessions at once: each answers 0 or 2, and the
+// shared context file is always whole (written by rename, never torn).
+func TestTriageConcurrentStops(t *testing.T) {
+	zylos, cwd := triageHome(t)
+	path := writeTranscriptJSONL(t, filepath.Join(cwd, "t.jsonl"), []string{
+		"We decided on WAL because readers must not block.",
+		strings.Repeat("ok.\n", 5) + "We chose cron over a loop.",
+	})
+	run := triageRun(zylos, cwd, path)
+	codes := make(chan int, 6)
+	for range cap(codes) {
+		go func() { codes <- run.Exec(t, "records", "triage", "--context-dir", cwd).Code }()
+	}
+	blocks := 0
+	for range cap(codes) {
+		switch <-codes {
+		case 2:
+			blocks++
+		case 0:
+		default:
+			t.Fatal("exit code other than 0 or 2")
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no stop was blocked")
+	}
+	data, err := os.ReadFile(filepath.Join(cwd, ".memory-triage-context-decision.txt"))
+	if err != nil || !strings.HasPrefix(string(data), "Category: decision") || !strings.Contains(string(data), "Key snippets:\n- ") {
+		t.Fatalf("context file torn or missing (%v):\n%s", err, data)
+	}
+}

@@ -158,6 +158,11 @@ func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 			files[h.Category] = p
 		}
 	}
+	// Past the deadline the caller has already let the stop happen: a flag
+	// now would wrongly let the next one through too.
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if err := writeFlag(flag, now); err != nil {
 		return "", fmt.Errorf("write stop flag: %w", err)
 	}
