@@ -133,10 +133,10 @@ func moveAside(current, date string) (string, error) {
 		}
 		target := filepath.Join(dir, name)
 		err := os.Link(current, target)
-		if errors.Is(err, fs.ErrExist) {
+		if errors.Is(err, fs.ErrExist) && !linkedBefore(current, target) {
 			continue
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("rotate session to %s: %w", name, err)
 		}
 		if err := os.Remove(current); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -145,6 +145,14 @@ func moveAside(current, date string) (string, error) {
 		return target, atomicfile.SyncDir(dir)
 	}
 	return "", fmt.Errorf("rotate session: %s.md and %d numbered copies exist", date, maxRotationSuffix)
+}
+
+// linkedBefore reports whether target already is current: a rotation that
+// stopped between the link and the removal, to be finished, not copied again.
+func linkedBefore(current, target string) bool {
+	a, errA := os.Stat(current)
+	b, errB := os.Stat(target)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // lockFile takes an exclusive advisory lock on path, so two rotations (the

@@ -126,3 +126,23 @@ func TestRotateRefusesOddCurrent(t *testing.T) {
 		t.Errorf("directory changed: %v", err)
 	}
 }
+
+// A rotation that died between linking and removing current.md is
+// finished by the next run instead of leaving a second copy.
+func TestRotateFinishesInterruptedRotation(t *testing.T) {
+	l := newSessions(t, map[string]string{"current.md": "# Session Log: 2026-03-14\nlog"})
+	if err := os.Link(l.CurrentSession(), filepath.Join(l.SessionsDir(), "2026-03-14.md")); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := Rotate(l, time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msgs[0] != "Rotated: current.md -> 2026-03-14.md" {
+		t.Errorf("messages = %q", msgs)
+	}
+	entries, _ := os.ReadDir(l.SessionsDir())
+	if len(entries) != 2 {
+		t.Errorf("sessions holds %d files, want 2026-03-14.md and current.md", len(entries))
+	}
+}
