@@ -25,7 +25,7 @@ type home struct {
 	corruptC4 bool
 }
 
-func (h home) build(t *testing.T) tiers.Layout {
+func (h home) build(t testing.TB) tiers.Layout {
 	t.Helper()
 	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
 	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
