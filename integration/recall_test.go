@@ -191,3 +191,31 @@ func TestRecallSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestRecallRetrieveConcurrentRebuild: eight hook processes find the index
+// missing at once; each rebuilds it under the lock, all answer the same,
+// and the index left behind is whole.
+func TestRecallRetrieveConcurrentRebuild(t *testing.T) {
+	zd := recallHome(t)
+	run := testutil.Run{ZylosDir: zd, Stdin: `{"prompt":"How is JWT authentication done here?"}`}
+	const n = 8
+	outs := make(chan testutil.Result, n)
+	for range n {
+		go func() { outs <- run.Exec(t, "records", "retrieve") }()
+	}
+	want := testutil.Result{}
+	for i := range n {
+		res := <-outs
+		if res.Code != 0 || res.Stderr != "" || !strings.Contains(res.Stdout, "use-jwt-auth.json") {
+			t.Errorf("process %d: exit %d stdout %q stderr %q", i, res.Code, res.Stdout, res.Stderr)
+		}
+		if i > 0 && res.Stdout != want.Stdout {
+			t.Errorf("answers differ:\n%s\n%s", want.Stdout, res.Stdout)
+		}
+		want = res
+	}
+	index, err := os.ReadFile(filepath.Join(zd, "memory", "records", "index.md"))
+	if err != nil || strings.Count(string(index), "\n- [") != 3 {
+		t.Errorf("index after concurrent rebuilds (%v):\n%s", err, index)
+	}
+}

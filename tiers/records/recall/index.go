@@ -40,7 +40,9 @@ func readIndex(root string, keep func(records.Entry) bool) ([]records.Entry, err
 func readIndexRebuilding(root string, warn func(string), keep func(records.Entry) bool) ([]records.Entry, error) {
 	es, err := readIndex(root, keep)
 	if errors.Is(err, fs.ErrNotExist) && isDir(root) {
-		if _, rerr := records.RebuildIndex(root, warn); rerr == nil {
+		// Under the writers' lock, so a rebuild never overwrites the index
+		// a concurrent write has just updated.
+		if rerr := records.IndexRebuild(root, io.Discard, warn); rerr == nil {
 			es, err = readIndex(root, keep)
 		}
 	}
