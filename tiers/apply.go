@@ -140,8 +140,8 @@ func moveNoClobber(src, dir string) (string, error) {
 func (a *applier) archiveEntries(rel string) error {
 	path := filepath.Join(a.l.MemoryDir(), rel)
 	src, err := readTierFile(path)
-	var tooLarge *TooLargeError
-	if errors.As(err, &tooLarge) {
+	var unparsed *UnparsedError
+	if errors.As(err, &unparsed) {
 		return nil // reported as malformed; nothing in it is moved
 	}
 	if err != nil {

@@ -69,7 +69,7 @@ var mdParser = parser.NewParser(
 )
 
 // ParseFile reads and parses one tier file; entries carry path as File.
-// A file over MaxEntryFileSize is refused with a *TooLargeError.
+// A file over MaxEntryFileSize or not regular is refused with an *UnparsedError.
 func ParseFile(path string) ([]Entry, error) {
 	src, err := readTierFile(path)
 	if err != nil {

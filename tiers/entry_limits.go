@@ -11,18 +11,17 @@ import (
 // gigabytes to parse, so it is reported instead of parsed.
 const MaxEntryFileSize = 4 << 20
 
-// TooLargeError is a tier file over MaxEntryFileSize.
-type TooLargeError struct {
-	Path string
-	Size int64
+// UnparsedError is a tier file that is not parsed into entries: over
+// MaxEntryFileSize, or not a regular file (a directory named core.md).
+type UnparsedError struct {
+	Path   string
+	Reason string
 }
 
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s: file is %d bytes; files over %d bytes are not parsed into entries", e.Path, e.Size, MaxEntryFileSize)
-}
+func (e *UnparsedError) Error() string { return e.Path + ": " + e.Reason }
 
-// readTierFile reads a tier file for parsing, refusing one over
-// MaxEntryFileSize without reading it.
+// readTierFile reads a tier file for parsing, refusing one it should not
+// parse without reading it.
 func readTierFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,17 +32,17 @@ func readTierFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Size() > MaxEntryFileSize {
-		return nil, &TooLargeError{Path: path, Size: info.Size()}
+	switch {
+	case !info.Mode().IsRegular():
+		return nil, &UnparsedError{path, "not a regular file; not parsed into entries"}
+	case info.Size() > MaxEntryFileSize:
+		return nil, &UnparsedError{path, fmt.Sprintf("file is %d bytes; files over %d bytes are not parsed into entries", info.Size(), MaxEntryFileSize)}
 	}
 	return io.ReadAll(f)
 }
 
-// tooLargeEntry stands for a file that was not parsed, so the report names
+// unparsedEntry stands for a file that was not parsed, so the report names
 // it among the malformed entries.
-func tooLargeEntry(name string, err *TooLargeError) Entry {
-	return Entry{
-		File: name, Line: 1, Kind: kindOf(name),
-		Problem: fmt.Sprintf("file is %d bytes; files over %d bytes are not parsed into entries", err.Size, MaxEntryFileSize),
-	}
+func unparsedEntry(name string, err *UnparsedError) Entry {
+	return Entry{File: name, Line: 1, Kind: kindOf(name), Problem: err.Reason}
 }

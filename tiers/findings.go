@@ -207,10 +207,10 @@ func parseFiles(dir string, files []string) ([]Entry, error) {
 			defer wg.Done()
 			for i := range next {
 				src, err := readTierFile(filepath.Join(dir, files[i]))
-				var tooLarge *TooLargeError
+				var unparsed *UnparsedError
 				switch {
-				case errors.As(err, &tooLarge):
-					parsed[i] = []Entry{tooLargeEntry(files[i], tooLarge)}
+				case errors.As(err, &unparsed):
+					parsed[i] = []Entry{unparsedEntry(files[i], unparsed)}
 				case err != nil && !os.IsNotExist(err):
 					errs[i] = fmt.Errorf("scan entries: %w", err)
 				default:

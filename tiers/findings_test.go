@@ -148,8 +148,8 @@ func TestScanEntriesTooLarge(t *testing.T) {
 	if len(entries) != 2 || !strings.Contains(entries[0].Problem, "not parsed") || entries[0].File != "core.md" {
 		t.Fatalf("entries = %+v, want core.md reported as too large, then the decision", entries)
 	}
-	var tooLarge *TooLargeError
-	if _, err := ParseFile(filepath.Join(l.MemoryDir(), "core.md")); !errors.As(err, &tooLarge) {
-		t.Errorf("ParseFile error = %v, want *TooLargeError", err)
+	var unparsed *UnparsedError
+	if _, err := ParseFile(filepath.Join(l.MemoryDir(), "core.md")); !errors.As(err, &unparsed) {
+		t.Errorf("ParseFile error = %v, want *UnparsedError", err)
 	}
 }
