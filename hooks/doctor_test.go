@@ -1,0 +1,53 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zylos/zylos-memory/scheduler"
+)
+
+func TestDoctorChecks(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T) Check
+		want  string
+	}{
+		{"core within budget", func(t *testing.T) Check {
+			return checkCore(home{core: sampleCore, convs: -1}.build(t))
+		}, "ok    core.md: 84 of 3072 bytes"},
+		{"core over budget", func(t *testing.T) Check {
+			return checkCore(home{core: strings.Repeat("x", 4000), convs: -1}.build(t))
+		}, "warn  core.md: 4000 bytes, over the 3072-byte budget"},
+		{"core is a directory", func(t *testing.T) Check {
+			return checkCore(home{core: "<dir>", convs: -1}.build(t))
+		}, "FAIL  core.md:"},
+		{"c4 over threshold", func(t *testing.T) Check {
+			return checkC4(home{convs: 31}.build(t))
+		}, "warn  c4 db:"},
+		{"c4 corrupt", func(t *testing.T) Check {
+			return checkC4(home{corruptC4: true}.build(t))
+		}, "FAIL  c4 db:"},
+		{"scheduler db corrupt", func(t *testing.T) Check {
+			l := home{convs: -1}.build(t)
+			os.MkdirAll(filepath.Dir(scheduler.DBPath(l)), 0o700)
+			os.WriteFile(scheduler.DBPath(l), []byte(strings.Repeat("junk", 2000)), 0o600)
+			return checkSchedulerDB(l)
+		}, "FAIL  scheduler db:"},
+		{"not registered", func(t *testing.T) Check {
+			return checkEvent(Stop, nil)
+		}, "FAIL  hook stop: not registered for Stop (run: zylos-memory init)"},
+		{"registered twice", func(t *testing.T) Check {
+			return checkEvent(Stop, []registered{{"a", 1}, {"b", 1}})
+		}, "warn  hook stop: registered 2 times"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.setup(t).String(); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("got  %q\nwant %q...", got, tt.want)
+			}
+		})
+	}
+}
