@@ -19,7 +19,7 @@ func benchRoot(b *testing.B, n int) string {
 		data, _ := json.MarshalIndent(map[string]any{
 			"schema_version": "1.0", "category": "decision", "id": id, "title": fmt.Sprintf("Decision %d on topic %d", i, i%97),
 			"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "record_status": "active",
-			"tags": []string{fmt.Sprintf("topic-%d", i%97), "bench"},
+			"tags":    []string{fmt.Sprintf("topic-%d", i%97), "bench"},
 			"content": map[string]any{"status": "accepted", "context": "some context text", "decision": "d", "rationale": []string{"r"}},
 		}, "", "  ")
 		os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644)

@@ -267,3 +267,18 @@ func (r reader) model(obj map[string]any, key string, dst *string) {
 	}
 	r.cfg.problem(key, "one of haiku, sonnet, opus", v)
 }
+
+// configOrDefault loads the config for an operation that must go on
+// regardless: a broken file or invalid values are reported through warn
+// and the defaults are used in their place.
+func configOrDefault(root string, warn func(string)) *Config {
+	cfg, err := LoadConfig(root)
+	if err != nil {
+		warn("[WARN] " + err.Error() + "; using the defaults")
+		return DefaultConfig()
+	}
+	for _, p := range cfg.Problems {
+		warn("[WARN] " + ConfigFile + ": " + p)
+	}
+	return cfg
+}

@@ -65,3 +65,17 @@ func TestResolveRootAndLocate(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigOrDefaultWarns(t *testing.T) {
+	root := t.TempDir()
+	var warnings []string
+	warn := func(s string) { warnings = append(warnings, s) }
+	os.WriteFile(filepath.Join(root, ConfigFile), []byte(`{broken`), 0o644)
+	if cfg := configOrDefault(root, warn); cfg.GracePeriodDays != 30 || len(warnings) != 1 {
+		t.Fatalf("broken config: %+v %q", cfg, warnings)
+	}
+	os.WriteFile(filepath.Join(root, ConfigFile), []byte(`{"delete":{"grace_period_days":"soon"}}`), 0o644)
+	if cfg := configOrDefault(root, warn); cfg.GracePeriodDays != 30 || len(warnings) != 2 {
+		t.Fatalf("invalid value: %+v %q", cfg, warnings)
+	}
+}

@@ -51,11 +51,7 @@ type windowResult struct {
 // The caller holds the lock.
 func enforceWindow(root string, max int, now time.Time, warn func(string)) (windowResult, error) {
 	if max <= 0 {
-		cfg, err := LoadConfig(root)
-		if err != nil {
-			return windowResult{}, err
-		}
-		max = cfg.MaxRetained("session_summary")
+		max = configOrDefault(root, warn).MaxRetained("session_summary")
 	}
 	res := windowResult{max: max, retired: []string{}}
 	sessions, err := ScanCategory(root, "session_summary", true, warn)

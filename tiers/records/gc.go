@@ -12,10 +12,7 @@ import (
 // for good, out of the index); otherwise their files are deleted. The
 // index is rebuilt in the same lock, so it never points at a purged file.
 func GarbageCollect(root string, now time.Time, out io.Writer, warn func(string)) error {
-	cfg, err := LoadConfig(root)
-	if err != nil {
-		return err
-	}
+	cfg := configOrDefault(root, warn)
 	lock, err := AcquireLock(root)
 	if err != nil {
 		return err

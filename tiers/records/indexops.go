@@ -142,6 +142,13 @@ func IndexHealth(root string, now time.Time, out io.Writer, warn func(string)) (
 		}
 	}
 	var issues []string
+	if cfg, err := LoadConfig(root); err != nil {
+		issues = append(issues, err.Error())
+	} else {
+		for _, p := range cfg.Problems {
+			issues = append(issues, ConfigFile+": "+p)
+		}
+	}
 	fmt.Fprintln(out, "## Entries by Category")
 	total := map[string]int{}
 	for _, c := range Categories {

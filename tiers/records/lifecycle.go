@@ -103,10 +103,7 @@ func (w *writer) restore(d doc) (Answer, error) {
 		return nil, newError(ErrRestore, "target", w.t.shown, "error", "only retired records can be restored (this one is "+d.status()+")",
 			"fix", "Use --action unarchive for an archived record")
 	}
-	cfg, err := LoadConfig(w.Root)
-	if err != nil {
-		return nil, err
-	}
+	cfg := configOrDefault(w.Root, w.Warn)
 	grace := time.Duration(cfg.GracePeriodDays) * 24 * time.Hour
 	if at, err := parseStamp(d.str("retired_at")); err == nil && w.Now.Sub(at) > grace {
 		return nil, newError(ErrRestore, "target", w.t.shown, "retired_at", d.str("retired_at"),
