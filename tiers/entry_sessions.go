@@ -33,8 +33,18 @@ func (p *entryParser) sessionLines(doc ast.Node) []Entry {
 				return ast.WalkContinue, nil
 			}
 		}
+		lines, next := n.Lines(), 0
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			if em, ok := c.(*ast.Emphasis); ok && em.Level == 2 && startsLine(n, em.Pos()) {
+			em, ok := c.(*ast.Emphasis)
+			if !ok || em.Level != 2 {
+				continue
+			}
+			// Inlines come in source order, so one pass over the block's
+			// lines tells which emphasis starts a line.
+			for next < lines.Len() && lines.At(next).Start < em.Pos() {
+				next++
+			}
+			if next < lines.Len() && lines.At(next).Start == em.Pos() {
 				if e, ok := p.sessionLine(em, day, dayProblem); ok {
 					out = append(out, e)
 				}
@@ -43,16 +53,6 @@ func (p *entryParser) sessionLines(doc ast.Node) []Entry {
 		return ast.WalkSkipChildren, nil
 	})
 	return out
-}
-
-// startsLine reports whether pos is where one of block's lines begins.
-func startsLine(block ast.Node, pos int) bool {
-	for i := 0; i < block.Lines().Len(); i++ {
-		if block.Lines().At(i).Start == pos {
-			return true
-		}
-	}
-	return false
 }
 
 // sessionDay is the log's date: its "# Session Log:" header, else the
