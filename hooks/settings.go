@@ -42,6 +42,9 @@ type Registration struct {
 // The previous file is kept as settings.local.json.bak-<UTC time>.
 func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Registration, error) {
 	path := l.SettingsFile()
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // a settings file kept elsewhere stays there, and a link
+	}
 	old, perm, err := readSettings(path)
 	if err != nil {
 		return Registration{}, err

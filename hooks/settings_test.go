@@ -136,6 +136,25 @@ func TestRegisterBackupsNeverOverwrite(t *testing.T) {
 	}
 }
 
+func TestRegisterWritesThroughASymlink(t *testing.T) {
+	l := homeWithSettings(t, "")
+	real := filepath.Join(t.TempDir(), "dotfiles-settings.json")
+	os.WriteFile(real, []byte(`{"env":{}}`), 0o644)
+	os.MkdirAll(l.ClaudeDir(), 0o755)
+	if err := os.Symlink(real, l.SettingsFile()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Register(l, "/bin/zylos-memory", []Event{SessionStart}, regTime); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(l.SettingsFile()); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", st, err)
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), "hook session-start") {
+		t.Errorf("the linked file was not updated:\n%s", data)
+	}
+}
+
 func TestCommandQuoting(t *testing.T) {
 	got := Command("/opt/my apps/zylos-memory", "/home/o'neil/zylos", SessionStart)
 	want := `'/opt/my apps/zylos-memory' --zylos-dir '/home/o'\''neil/zylos' hook session-start`
