@@ -1,6 +1,7 @@
 package records
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,9 @@ import (
 
 // StagingDir is where seed 004's flow keeps drafts and inputs.
 const StagingDir = ".staging"
+
+// maxInput bounds an input file: records are a few KB.
+const maxInput = 1 << 20
 
 // pendingPrefix names the /tmp input files of seed 003.
 const pendingPrefix = ".memory-write-pending"
@@ -28,11 +32,7 @@ func CheckInputPath(p, root string) (string, error) {
 			return refuse("path contains '..'")
 		}
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return refuse(err.Error())
-	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := filepath.EvalSymlinks(inputAbs(p, root))
 	if err != nil {
 		return "", newError(ErrInput, "input", p, "error", "cannot read input file", "fix", "Write the input file first")
 	}
@@ -40,6 +40,21 @@ func CheckInputPath(p, root string) (string, error) {
 		return real, nil
 	}
 	return refuse("input files are accepted only from /tmp/" + pendingPrefix + "*.json and " + StagingDir + "/")
+}
+
+// inputAbs reads a relative input path from the working directory, or
+// from Base(root) when it is not there, the way targets are read (so
+// the draft_path that draft prints works from any directory).
+func inputAbs(p, root string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		if _, err := os.Stat(abs); err == nil {
+			return abs
+		}
+	}
+	return filepath.Join(Base(root), p)
 }
 
 func inPendingDir(real string) bool {
@@ -64,6 +79,10 @@ func readInput(p, root string) (doc, error) {
 	real, err := CheckInputPath(p, root)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(real); err == nil && fi.Size() > maxInput {
+		return nil, newError(ErrInput, "input", p, "error", fmt.Sprintf("larger than %d bytes", maxInput),
+			"fix", "A record is a few KB; write only the record")
 	}
 	data, err := os.ReadFile(real)
 	if err != nil {

@@ -258,3 +258,38 @@ func TestLockTimesOut(t *testing.T) {
 		t.Fatal("a write proceeded without the lock")
 	}
 }
+
+func TestInputFromAnyDirectory(t *testing.T) {
+	f := newFixture(t)
+	f.file(".staging/rel.json", `{"title":"Runbook","tags":["ops"],"content":{"trigger":"t","steps":["s"],"verification":"v"}}`)
+	_, err := f.write(WriteOptions{Action: "create", Category: "runbook", Target: "runbooks/runbook.json",
+		Input: "memory/records/.staging/rel.json"})
+	if err != nil {
+		t.Fatalf("relative input read from the base: %v", err)
+	}
+	big := f.file(".staging/big.json", `{"title":"`+strings.Repeat("x", maxInput)+`"}`)
+	_, err = f.write(WriteOptions{Action: "create", Category: "runbook", Target: "runbooks/big.json", Input: big})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrInput {
+		t.Fatalf("oversized input: %v", err)
+	}
+}
+
+func TestSlugAndTitleChange(t *testing.T) {
+	for in, want := range map[string]string{
+		"Use JWT":                 "use-jwt",
+		"  Café — résumé!! ":      "cafe-resume",
+		"UPPER_case and 123":      "upper-case-and-123",
+		strings.Repeat("ab ", 60): strings.TrimSuffix(strings.Repeat("ab-", 27), "-"),
+	} {
+		if got := Slugify(in); got != want || (got != "" && !ValidID(got)) {
+			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if r := titleChange("Use Jest for testing", "Use Vitest for testing"); r > 0.5 {
+		t.Errorf("minor change ratio %v", r)
+	}
+	if r := titleChange("Use Jest for testing", "Adopt session tokens"); r <= 0.5 {
+		t.Errorf("major change ratio %v", r)
+	}
+}
