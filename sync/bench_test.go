@@ -104,6 +104,7 @@ func BenchmarkUnsummarized1M(b *testing.B) {
 
 func BenchmarkThresholdCheck1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := db.ThresholdCheck(DefaultThreshold); err != nil {
 			b.Fatal(err)
@@ -113,6 +114,7 @@ func BenchmarkThresholdCheck1M(b *testing.B) {
 
 func BenchmarkSessionInit1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := db.SessionInit(DefaultThreshold); err != nil {
 			b.Fatal(err)
@@ -123,6 +125,7 @@ func BenchmarkSessionInit1M(b *testing.B) {
 func BenchmarkOpenSessionInit1M(b *testing.B) {
 	bigDB(b, bigRows-50)
 	path := filepath.Join(bigDir, "recent.db")
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		db, err := Open(path)
 		if err != nil {
@@ -132,5 +135,16 @@ func BenchmarkOpenSessionInit1M(b *testing.B) {
 			b.Fatal(err)
 		}
 		db.Close()
+	}
+}
+
+func BenchmarkFetch10k(b *testing.B) {
+	db := newDB(b)
+	addConversations(b, db, 10_000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := db.Fetch(1, 10_000); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

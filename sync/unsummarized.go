@@ -105,11 +105,11 @@ func (db *DB) SessionInit(threshold int) (string, error) {
 	if over {
 		limit = recentCount
 	}
-	convs, err := db.lastConversations(cp.EndOrZero(), limit)
+	recs, _, err := db.records(`WHERE id > ? ORDER BY id DESC LIMIT ?`, cp.EndOrZero(), limit)
 	if err != nil {
 		return "", err
 	}
-	b.WriteString("[Recent Conversations]\n" + FormatConversations(convs))
+	b.WriteString("[Recent Conversations]\n" + recs)
 	if over {
 		b.WriteString("\n" + TriggerLine(r) + "\n")
 	}
