@@ -199,6 +199,7 @@ func (w *writer) update(d doc) (Answer, error) {
 		return nil, newError(ErrOCC, "target", w.t.shown, "expected_hash", w.Hash, "current_hash", cur,
 			"fix", "Re-read the file, re-apply your change and retry with the new hash")
 	}
+	inheritMissing(old, d)
 	autoFix(d, false, w.Now, w.Warn)
 	m := &merger{root: w.Root, old: old, new: d, now: w.Now, warn: w.Warn}
 	if err := m.run(); err != nil {
@@ -214,6 +215,20 @@ func (w *writer) update(d doc) (Answer, error) {
 		ans = append(ans, Field{"renamed_from", IndexPath(w.Root, renamedFrom)})
 	}
 	return ans, nil
+}
+
+// inherited are the fields an update input may leave out: absence keeps
+// the stored value rather than reading as "remove all".
+var inherited = []string{"tags", "related_files", "changes", "confidence", "title"}
+
+func inheritMissing(old, d doc) {
+	for _, k := range inherited {
+		if _, ok := d[k]; !ok {
+			if v, ok := old[k]; ok {
+				d[k] = v
+			}
+		}
+	}
 }
 
 // maybeRename moves the record to a new slug when its title changed by

@@ -293,3 +293,15 @@ func TestSlugAndTitleChange(t *testing.T) {
 		t.Errorf("major change ratio %v", r)
 	}
 }
+
+func TestUpdateInheritsOmittedFields(t *testing.T) {
+	f := newFixture(t)
+	in := f.file(".staging/partial.json", `{"content":{"status":"deprecated","context":"c","decision":"jwt","rationale":["stateless"]}}`)
+	if _, err := f.write(WriteOptions{Action: "update", Input: in}); err != nil {
+		t.Fatalf("partial update: %v", err)
+	}
+	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if len(r.Tags) != 2 || len(r.RelatedFiles) != 2 || r.Title != "Use JWT for auth" || len(r.Changes) != 2 {
+		t.Fatalf("record %+v", r)
+	}
+}
