@@ -143,6 +143,23 @@ func TestSchedulerDaemonFiresOncePerSlot(t *testing.T) {
 	}
 }
 
+// A task added while the daemon sleeps is picked up at once on SIGHUP.
+func TestSchedulerPicksUpNewTaskOnSIGHUP(t *testing.T) {
+	dir, c4db := c4Home(t, nil, "")
+	d := startDaemon(t, dir)
+	r := testutil.Run{ZylosDir: dir, Env: realClock}
+	if res := r.Exec(t, "scheduler", "add", "tick", "--every", "1s", "--priority", "2", "--name", "tick"); res.Code != 0 {
+		t.Fatal(res.Stderr)
+	}
+	d.cmd.Process.Signal(syscall.SIGHUP)
+	d.waitLog(t, "reloading tasks")
+	d.waitLog(t, `task=tick`)
+	d.stop(t, syscall.SIGTERM)
+	if messages, _ := ledger(t, dir, c4db); messages == 0 {
+		t.Fatal("the new task never ran")
+	}
+}
+
 // kill -9 at arbitrary points, then restart: the ledger still balances.
 func TestSchedulerSurvivesSIGKILL(t *testing.T) {
 	dir, c4db := tickHome(t)

@@ -119,6 +119,12 @@ func (d *Daemon) resume(ctx context.Context, startup bool) error {
 		if retry && !startup {
 			continue
 		}
+		if !retry && !t.Enabled {
+			if err := d.Store.finish(r, d.Now(), StatusSkipped, "task paused while waiting"); err != nil {
+				return err
+			}
+			continue
+		}
 		if !retry {
 			if !checkedIdle {
 				idle, checkedIdle = d.idle(), true

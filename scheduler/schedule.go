@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -167,6 +168,9 @@ func ParseDuration(s string) (time.Duration, error) {
 	u, ok := spelledUnits[strings.TrimSuffix(strings.ToLower(unit), "s")]
 	if !ok {
 		return 0, fmt.Errorf("invalid duration %q: unknown unit %q", s, unit)
+	}
+	if int64(n) > int64(math.MaxInt64/u) {
+		return 0, fmt.Errorf("duration %q is too long", s)
 	}
 	return time.Duration(n) * u, nil
 }

@@ -163,3 +163,20 @@ func FuzzParseSchedule(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"90s", "2 hours", "1 day", "-1h", "3 weeks", "1e9 seconds", "9999999999999 days"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDuration(s)
+		if err == nil && d <= 0 {
+			t.Fatalf("ParseDuration(%q) = %v without error", s, d)
+		}
+		if spec, err := EverySpec(s); err == nil {
+			if _, err := ParseSchedule(spec, time.UTC); err != nil {
+				t.Fatalf("EverySpec(%q) = %q does not parse: %v", s, spec, err)
+			}
+		}
+	})
+}
