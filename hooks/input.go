@@ -9,12 +9,14 @@ import (
 	"io"
 )
 
-// MaxInput bounds how much of stdin a hook reads. Claude Code's hook
-// payloads are a few kilobytes; tool_input of a large Write is the biggest.
-const MaxInput = 1 << 20
+// MaxInput bounds how much of stdin a hook reads. Most payloads are a few
+// kilobytes, but a PostToolUse payload carries the whole content of a
+// Write twice (tool_input and tool_response), and a record written past
+// the guard must still reach validation.
+const MaxInput = 8 << 20
 
 // ErrInputTooLarge is returned when stdin holds more than MaxInput bytes.
-var ErrInputTooLarge = errors.New("hook input over 1 MiB")
+var ErrInputTooLarge = errors.New("hook input over 8 MiB")
 
 // Input is the JSON Claude Code writes on a hook's stdin. Fields a given
 // event does not send stay zero.

@@ -92,7 +92,7 @@ func TestHooksFailOpen(t *testing.T) {
 	}{
 		{"garbage stdin", good, "\x00\xff not json {", nil},
 		{"empty stdin", good, "", nil},
-		{"huge stdin", good, `{"prompt":"` + strings.Repeat("x", 2<<20) + `"}`, nil},
+		{"stdin over the cap", good, `{"prompt":"` + strings.Repeat("x", 9<<20) + `"}`, nil},
 		{"missing home", missing, `{}`, nil},
 		{"corrupt c4 db", corruptC4, `{}`, nil},
 		{"core.md is a directory", coreDir, `{}`, nil},
