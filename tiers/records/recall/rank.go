@@ -14,7 +14,7 @@ type Hit struct {
 	Category string   `json:"category"`
 	Title    string   `json:"title"`
 	Path     string   `json:"path"` // as cited: relative record path, or file.md#Lline
-	Tags     []string `json:"tags"`
+	Tags     []string `json:"tags,omitempty"`
 	Status   string   `json:"status,omitempty"` // set when known without a deep check
 	Score    int      `json:"score"`
 
@@ -25,8 +25,9 @@ type Hit struct {
 // rank scores hits against the tokens, drops those that match nothing, and
 // orders them best first. Only the best deepCheckTop are opened: a retired
 // record among them is dropped and a recent one earns the recency point, so
-// a prompt costs twenty file reads, never ten thousand.
-func rank(tokens map[string]struct{}, hits []Hit, now time.Time) []Hit {
+// a prompt costs twenty file reads, never ten thousand. At most limit hits
+// are returned (all when limit is 0).
+func rank(tokens map[string]struct{}, hits []Hit, now time.Time, limit int) []Hit {
 	scored := make([]ranked, 0, len(hits)/4)
 	for i := range hits {
 		if s := Score(tokens, hits[i].Title, hits[i].Tags); s > 0 {
@@ -48,6 +49,9 @@ func rank(tokens map[string]struct{}, hits []Hit, now time.Time) []Hit {
 		kept = append(kept, r)
 	}
 	sortRanked(kept)
+	if limit > 0 && len(kept) > limit {
+		kept = kept[:limit]
+	}
 	out := make([]Hit, len(kept))
 	for n, r := range kept {
 		out[n] = hits[r.i]

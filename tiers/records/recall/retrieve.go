@@ -97,11 +97,11 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	ranked := rank(tokens, hits, opts.Now)
+	ranked := rank(tokens, hits, opts.Now, limit)
 	if len(ranked) == 0 {
 		return "", nil
 	}
-	return formatContext(opts.Root, ranked[:min(limit, len(ranked))]), nil
+	return formatContext(opts.Root, ranked), nil
 }
 
 // recordHits are the index entries that match any of the tokens. No root

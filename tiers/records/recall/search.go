@@ -46,11 +46,7 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if opts.IncludeArchive {
 		hits = append(hits, archiveHits(opts.Layout)...)
 	}
-	ranked := rank(tokens, hits, opts.Now)
-	if opts.Limit > 0 && len(ranked) > opts.Limit {
-		ranked = ranked[:opts.Limit]
-	}
-	return ranked, nil
+	return rank(tokens, hits, opts.Now, opts.Limit), nil
 }
 
 // inactiveHits are the retired and/or archived records, found by reading
