@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -57,23 +56,7 @@ func entriesHome(t testing.TB) string {
 
 // memoryFiles is every file under home/memory as "== path\ncontent".
 func memoryFiles(t testing.TB, home string) string {
-	t.Helper()
-	var paths []string
-	root := filepath.Join(home, "memory")
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".lock") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	sort.Strings(paths)
-	var b strings.Builder
-	for _, p := range paths {
-		data, _ := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(&b, "== %s\n%s", filepath.ToSlash(rel), data)
-	}
-	return b.String()
+	return testutil.Tree(t, filepath.Join(home, "memory"))
 }
 
 func resultText(res testutil.Result) string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -14,26 +13,8 @@ import (
 
 var applyNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
 
-// readTree returns every file under the memory dir as "== path\ncontent",
-// sorted, so a golden file shows the whole tree a run left behind.
-func readTree(t *testing.T, l Layout) string {
-	t.Helper()
-	var files []string
-	filepath.WalkDir(l.MemoryDir(), func(path string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(path, ".lock") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	sort.Strings(files)
-	var b strings.Builder
-	for _, f := range files {
-		data, _ := os.ReadFile(f)
-		rel, _ := filepath.Rel(l.MemoryDir(), f)
-		b.WriteString("== " + filepath.ToSlash(rel) + "\n" + string(data))
-	}
-	return b.String()
-}
+// readTree is the whole memory dir as text.
+func readTree(t *testing.T, l Layout) string { return testutil.Tree(t, l.MemoryDir()) }
 
 func applyOnce(t *testing.T, l Layout) string {
 	t.Helper()

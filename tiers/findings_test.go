@@ -95,7 +95,9 @@ func sampleTree() map[string]string {
 	}
 }
 
-func TestEntryFindingsGolden(t *testing.T) {
+// sampleFindings are the findings over sampleTree on 2026-03-15.
+func sampleFindings(t *testing.T) EntryFindings {
+	t.Helper()
 	t.Setenv("TZ", "UTC")
 	l := Layout{ZylosDir: t.TempDir()}
 	writeTree(t, l, sampleTree())
@@ -103,6 +105,11 @@ func TestEntryFindingsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+func TestEntryFindingsGolden(t *testing.T) {
+	f := sampleFindings(t)
 	got, _ := json.MarshalIndent(f, "", "  ")
 	testutil.Golden(t, "testdata/findings.golden", append(got, '\n'))
 }
@@ -123,13 +130,7 @@ func TestEntryFindingsEmptyTree(t *testing.T) {
 // TestFindingsJSONMatchesStruct holds that the report field prints the same
 // document as encoding/json does for the findings.
 func TestFindingsJSONMatchesStruct(t *testing.T) {
-	t.Setenv("TZ", "UTC")
-	l := Layout{ZylosDir: t.TempDir()}
-	writeTree(t, l, sampleTree())
-	f, err := l.EntryFindings(time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := sampleFindings(t)
 	want, _ := json.MarshalIndent(f, "", "  ")
 	if got := AppendIndentedJSON(nil, f.JSON(), ""); string(got) != string(want) {
 		t.Errorf("JSON() differs:\n%s", testutil.Diff(string(want), string(got)))
