@@ -310,3 +310,21 @@ func TestWriteSearchJSON(t *testing.T) {
 		t.Errorf("JSON round trip: %v %v", back, err)
 	}
 }
+
+// TestSupersededMarkdown: a superseded decision of decisions.md is the
+// markdown form of a retired record.
+func TestSupersededMarkdown(t *testing.T) {
+	h := sampleHome(t)
+	if out := h.retrieve(t, "should everything move to mysql?"); out != "" {
+		t.Errorf("superseded decision injected:\n%s", out)
+	}
+	for _, retired := range []bool{false, true} {
+		hits, err := Search(SearchOptions{Query: "mysql", Root: h.root, Layout: h.layout, Now: now, IncludeRetired: retired})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found := len(hits) == 1 && hits[0].Status == "superseded"; found != retired {
+			t.Errorf("IncludeRetired=%v: hits %+v", retired, hits)
+		}
+	}
+}

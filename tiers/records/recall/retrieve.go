@@ -93,7 +93,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir)...)
+	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, false)...)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

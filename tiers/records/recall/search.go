@@ -42,9 +42,9 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if opts.IncludeArchive || opts.IncludeRetired {
 		hits = append(hits, inactiveHits(opts)...)
 	}
-	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir)...)
+	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, opts.IncludeRetired)...)
 	if opts.IncludeArchive {
-		hits = append(hits, archiveHits(opts.Layout)...)
+		hits = append(hits, archiveHits(opts.Layout, opts.IncludeRetired)...)
 	}
 	return rank(tokens, hits, opts.Now, opts.Limit), nil
 }
@@ -72,14 +72,14 @@ func inactiveHits(opts SearchOptions) []Hit {
 }
 
 // archiveHits are the entries of the markdown archive, any depth below it.
-func archiveHits(l tiers.Layout) []Hit {
+func archiveHits(l tiers.Layout, withRetired bool) []Hit {
 	var hits []Hit
 	_ = filepath.WalkDir(l.ArchiveDir(), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			if strings.HasPrefix(d.Name(), ".") && p != l.ArchiveDir() {
 				return filepath.SkipDir
 			}
-			hits = append(hits, markdownHits(p, l.ZylosDir)...)
+			hits = append(hits, markdownHits(p, l.ZylosDir, withRetired)...)
 		}
 		return nil
 	})

@@ -14,6 +14,9 @@ import (
 // project or preference.
 const referenceCategory = "REFERENCE"
 
+// supersededStatus is the Status of a decision that a later one replaced.
+const supersededStatus = "superseded"
+
 // indexHits are the records of index.md. Paths are resolved only for the
 // few hits that get deep-checked.
 func indexHits(root string, es []records.Entry) []Hit {
@@ -31,9 +34,10 @@ func indexHits(root string, es []records.Entry) []Hit {
 }
 
 // markdownHits are the entries of every *.md file in dir, cited relative
-// to base as file.md#Lline. A file that cannot be read is skipped: one bad
-// file must not hide the rest of memory.
-func markdownHits(dir, base string) []Hit {
+// to base as file.md#Lline. A superseded decision is the markdown form of a
+// retired record: left out unless withRetired. A file that cannot be read
+// is skipped: one bad file must not hide the rest of memory.
+func markdownHits(dir, base string, withRetired bool) []Hit {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	sort.Strings(files)
 	var hits []Hit
@@ -43,7 +47,7 @@ func markdownHits(dir, base string) []Hit {
 			continue
 		}
 		for _, e := range entries {
-			if e.Title == "" {
+			if e.Title == "" || !withRetired && e.Status() == supersededStatus {
 				continue
 			}
 			hits = append(hits, Hit{
