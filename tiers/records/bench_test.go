@@ -58,3 +58,41 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkWriteCreate(b *testing.B) {
+	root := benchRoot(b, 1000)
+	RebuildIndex(root, nil)
+	in := filepath.Join(root, StagingDir, "in.json")
+	os.MkdirAll(filepath.Dir(in), 0o755)
+	os.WriteFile(in, []byte(`{"title":"Bench","tags":["b"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`), 0o644)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, err := Write(WriteOptions{Action: "create", Category: "decision", Root: root, Now: testNow,
+			Target: fmt.Sprintf("decisions/bench-%d.json", i), Input: in})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteUpdate(b *testing.B) {
+	root := benchRoot(b, 1000)
+	RebuildIndex(root, nil)
+	target := filepath.Join(root, "decisions", "decision-00001.json")
+	in := filepath.Join(root, StagingDir, "in.json")
+	os.MkdirAll(filepath.Dir(in), 0o755)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		data, _ := os.ReadFile(target)
+		d, _ := decodeDoc(data)
+		d["changes"] = append(d.list("changes"), map[string]any{"date": "2026-03-15", "summary": fmt.Sprint(i)})
+		out, _ := d.bytes()
+		os.WriteFile(in, out, 0o644)
+		b.StartTimer()
+		if _, err := Write(WriteOptions{Action: "update", Root: root, Now: testNow, Target: "decisions/decision-00001.json",
+			Input: in, Hash: Hash(data)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -293,30 +293,3 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	}
 	return nil
 }
-
-// updateIndex drops the entries at the given paths and adds new ones. A
-// missing index is rebuilt from the files instead. Callers hold the lock.
-func updateIndex(root string, drop []string, add []Entry, warn func(string)) error {
-	es, err := ReadIndex(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		_, err = RebuildIndex(root, warn)
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("read index: %w", err)
-	}
-	gone := map[string]bool{}
-	for _, p := range drop {
-		gone[p] = true
-	}
-	for _, e := range add {
-		gone[e.Path] = true
-	}
-	kept := es[:0]
-	for _, e := range es {
-		if !gone[e.Path] {
-			kept = append(kept, e)
-		}
-	}
-	return WriteIndex(root, append(kept, add...))
-}
