@@ -178,6 +178,24 @@ func TestC4Commands(t *testing.T) {
 	}
 }
 
+// TestC4DBFlag points every command at a database outside the home, the
+// flag given before or after the subcommand.
+func TestC4DBFlag(t *testing.T) {
+	_, dbPath := c4Home(t, sampleConvs[:1], "elsewhere")
+	r := testutil.Run{ZylosDir: filepath.Join(t.TempDir(), "empty-home")}
+	for _, cmd := range [][]string{
+		{"c4", "--c4-db", dbPath, "fetch", "--begin", "1", "--end", "1"},
+		{"c4", "fetch", "--c4-db", dbPath, "--begin", "1", "--end", "1"},
+		{"sync", "fetch", "--begin=1", "--c4-db=" + dbPath, "--end=1"},
+		{"c4", "session-init", "--c4-db", dbPath},
+		{"c4", "checkpoint", "latest", "--c4-db", dbPath},
+	} {
+		if res := r.Exec(t, cmd...); res.Code != 0 || !strings.Contains(res.Stdout, "elsewhere") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", cmd, res.Code, res.Stdout, res.Stderr)
+		}
+	}
+}
+
 func TestC4SyncPipeline(t *testing.T) {
 	dir, _ := c4Home(t, sampleConvs, "initial")
 	r := testutil.Run{ZylosDir: dir}

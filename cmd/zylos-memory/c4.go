@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,10 +13,9 @@ import (
 )
 
 func init() {
-	register(&cli.Command{
+	register(withC4DBFlag(&cli.Command{
 		Name:  "c4",
 		Usage: "read and write the C4 conversation log (comm-bridge/c4.db)",
-		Flags: []cli.Flag{c4DBFlag()},
 		Subcommands: []*cli.Command{
 			{Name: "fetch", Usage: "print conversations begin..end (inclusive) after the last checkpoint summary",
 				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: c4Fetch},
@@ -30,7 +30,19 @@ func init() {
 			c4ReceiveCommand(),
 			{Name: "init", Usage: "create the C4 database if it is missing", Action: c4Init},
 		},
-	})
+	}))
+}
+
+// withC4DBFlag lets --c4-db follow the subcommand too: subcommands that
+// parse their own arguments find it there (ownArgs), the others get the flag.
+func withC4DBFlag(parent *cli.Command) *cli.Command {
+	parent.Flags = append(parent.Flags, c4DBFlag())
+	for _, sub := range parent.Subcommands {
+		if !sub.SkipFlagParsing {
+			sub.Flags = append(sub.Flags, c4DBFlag())
+		}
+	}
+	return parent
 }
 
 func c4DBFlag() cli.Flag {
@@ -48,10 +60,34 @@ func c4Env(c *cli.Context) (*env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if p := c.String("c4-db"); p != "" {
+	if _, p := ownArgs(c); p != "" {
 		return e, p, nil
 	}
+	for _, ctx := range c.Lineage() {
+		if p := ctx.String("c4-db"); p != "" {
+			return e, p, nil
+		}
+	}
 	return e, e.layout.C4DB(), nil
+}
+
+// ownArgs splits the arguments of a command that parses them itself into
+// its own and a --c4-db given among them (after the subcommand name).
+func ownArgs(c *cli.Context) (args []string, c4DB string) {
+	all := c.Args().Slice()
+	for i := 0; i < len(all); i++ {
+		name, val, inline := strings.Cut(all[i], "=")
+		if name != "--c4-db" || !c.Command.SkipFlagParsing {
+			args = append(args, all[i])
+			continue
+		}
+		if !inline && i+1 < len(all) {
+			i++
+			val = all[i]
+		}
+		c4DB = val
+	}
+	return args, c4DB
 }
 
 // withDB opens the C4 database read-only and writes what read returns.
@@ -103,7 +139,8 @@ func withRange(c *cli.Context, do func(begin, end int64) error) error {
 	if helpRequested(c) {
 		return showHelp(c)
 	}
-	begin, end, err := c4sync.ParseFetchArgs(c.Args().Slice())
+	args, _ := ownArgs(c)
+	begin, end, err := c4sync.ParseFetchArgs(args)
 	if errors.Is(err, c4sync.ErrUsage) {
 		return usageExit(c, c4sync.FetchUsage)
 	}

@@ -19,7 +19,8 @@ func checkpointCommand(c *cli.Context, safe bool) error {
 	if helpRequested(c) {
 		return showHelp(c)
 	}
-	args, err := c4sync.ParseCheckpointArgs(c.Args().Slice())
+	own, _ := ownArgs(c)
+	args, err := c4sync.ParseCheckpointArgs(own)
 	if errors.Is(err, c4sync.ErrUsage) {
 		return usageExit(c, "Error: "+err.Error()+"\n"+c4sync.CheckpointUsage)
 	}

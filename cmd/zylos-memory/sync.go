@@ -19,11 +19,10 @@ Usage:
 `
 
 func init() {
-	register(&cli.Command{
+	register(withC4DBFlag(&cli.Command{
 		Name:    "sync",
 		Aliases: []string{"memory-sync"},
 		Usage:   "memory sync helper: status, fetch, run, checkpoint (refuses unsafe checkpoints)",
-		Flags:   []cli.Flag{c4DBFlag()},
 		Action: func(c *cli.Context) error {
 			_, err := io.WriteString(c.App.Writer, syncUsage)
 			return err
@@ -40,7 +39,7 @@ func init() {
 				ArgsUsage: `<end_id> [--summary "text"] | list [--limit N] | latest`, SkipFlagParsing: true,
 				Action: func(c *cli.Context) error { return checkpointCommand(c, true) }},
 		},
-	})
+	}))
 }
 
 // withExtraNewline runs action and adds the newline console.log put after
