@@ -65,6 +65,10 @@ func FuzzIndexLine(f *testing.F) {
 		if !ok || again.Path != e.Path || again.Category != e.Category {
 			t.Fatalf("%q -> %q -> %#v (ok=%v)", line, e.String(), again, ok)
 		}
+		// The fast line cutter used by updates agrees with the parser.
+		if l, ok := cutLine(e.String()); !ok || l.path != e.Path {
+			t.Fatalf("cutLine(%q) = %#v, %v; parser path %q", e.String(), l, ok, e.Path)
+		}
 	})
 }
 
