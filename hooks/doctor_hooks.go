@@ -35,7 +35,7 @@ func checkHooks(l tiers.Layout) []Check {
 	}
 	var checks []Check
 	for _, ev := range Events() {
-		checks = append(checks, checkEvent(ev, found[ev.Name]))
+		checks = append(checks, checkEvent(l, ev, found[ev.Name]))
 	}
 	for _, script := range legacyScripts {
 		if bytes.Contains(data, []byte(script)) {
@@ -45,7 +45,7 @@ func checkHooks(l tiers.Layout) []Check {
 	return checks
 }
 
-func checkEvent(ev Event, entries []registered) Check {
+func checkEvent(l tiers.Layout, ev Event, entries []registered) Check {
 	name := "hook " + ev.Command
 	switch len(entries) {
 	case 0:
@@ -66,6 +66,9 @@ func checkEvent(ev Event, entries []registered) Check {
 	elapsed, err := probe(e.Command, ev, timeout)
 	if err != nil {
 		return Check{Fail, name, err.Error()}
+	}
+	if !strings.Contains(e.Command, " --zylos-dir "+shellQuote(l.ZylosDir)+" ") {
+		return Check{Warn, name, fmt.Sprintf("answers, but for another home than %s: %s (run: zylos-memory init)", l.ZylosDir, e.Command)}
 	}
 	return Check{OK, name, fmt.Sprintf("answered in %d ms (timeout %v)", elapsed.Milliseconds(), timeout)}
 }

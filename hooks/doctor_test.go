@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zylos/zylos-memory/scheduler"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 func TestDoctorChecks(t *testing.T) {
@@ -37,10 +38,10 @@ func TestDoctorChecks(t *testing.T) {
 			return checkSchedulerDB(l)
 		}, "FAIL  scheduler db:"},
 		{"not registered", func(t *testing.T) Check {
-			return checkEvent(Stop, nil)
+			return checkEvent(tiers.Layout{ZylosDir: "/z"}, Stop, nil)
 		}, "FAIL  hook stop: not registered for Stop (run: zylos-memory init)"},
 		{"registered twice", func(t *testing.T) Check {
-			return checkEvent(Stop, []registered{{"a", 1}, {"b", 1}})
+			return checkEvent(tiers.Layout{ZylosDir: "/z"}, Stop, []registered{{"a", 1}, {"b", 1}})
 		}, "warn  hook stop: registered 2 times"},
 	}
 	for _, tt := range tests {

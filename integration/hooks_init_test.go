@@ -134,6 +134,10 @@ func TestDoctor(t *testing.T) {
 	settings := filepath.Join(moved, ".claude", "settings.local.json")
 	data, _ := os.ReadFile(settings)
 	os.WriteFile(settings, []byte(strings.ReplaceAll(string(data), testutil.Binary(t), "/no/such/zylos-memory")), 0o644)
+	other := hookHome(t, 0)
+	otherSettings := filepath.Join(other, ".claude", "settings.local.json")
+	data, _ = os.ReadFile(otherSettings)
+	os.WriteFile(otherSettings, []byte(strings.ReplaceAll(string(data), "--zylos-dir "+other, "--zylos-dir /elsewhere/zylos")), 0o644)
 
 	tests := []struct {
 		name     string
@@ -143,6 +147,7 @@ func TestDoctor(t *testing.T) {
 	}{
 		{"good", good, 0, []string{"ok    dirs:", "ok    core.md:", "ok    c4 db:", "ok    hook session-start: answered in", "ok    hook post-tool-use: answered in"}},
 		{"broken", broken, 1, []string{"ok    dirs:", "FAIL  c4 db:", "FAIL  hooks: open"}},
+		{"settings of another home", other, 0, []string{"warn  hook session-start: answers, but for another home than"}},
 		{"moved binary", moved, 1, []string{"FAIL  hook session-start: /no/such/zylos-memory is not an executable (run: zylos-memory init)"}},
 	}
 	for _, tt := range tests {
