@@ -2,6 +2,7 @@ package integration
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -25,7 +26,7 @@ type daemon struct {
 // realClock runs the binary on the wall clock: the daemon must see time pass.
 var realClock = []string{"ZYLOS_MEMORY_NOW="}
 
-func startDaemon(tb testing.TB, dir string) *daemon {
+func startDaemon(tb testing.TB, dir string, flags ...string) *daemon {
 	tb.Helper()
 	d := &daemon{log: filepath.Join(tb.TempDir(), "daemon.log")}
 	logFile, err := os.Create(d.log)
@@ -33,7 +34,7 @@ func startDaemon(tb testing.TB, dir string) *daemon {
 		tb.Fatal(err)
 	}
 	defer logFile.Close()
-	d.cmd = exec.Command(testutil.Binary(tb), "scheduler", "run")
+	d.cmd = exec.Command(testutil.Binary(tb), append([]string{"scheduler", "run"}, flags...)...)
 	d.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}
 	d.cmd.Stderr = logFile
 	if err := d.cmd.Start(); err != nil {
@@ -185,10 +186,29 @@ func TestSchedulerSingleInstance(t *testing.T) {
 	if res.Code != 1 || !strings.Contains(res.Stderr, want) {
 		t.Fatalf("second run: exit %d, stderr %q; want 1 and %q", res.Code, res.Stderr, want)
 	}
-	d.stop(t, syscall.SIGTERM)
 	status := testutil.Run{ZylosDir: dir}.Exec(t, "status")
+	if want := "Scheduler: running (pid " + strconv.Itoa(d.cmd.Process.Pid) + ")"; !strings.Contains(status.Stdout, want) {
+		t.Errorf("status while running lacks %q:\n%s", want, status.Stdout)
+	}
+	d.stop(t, syscall.SIGTERM)
+	status = testutil.Run{ZylosDir: dir}.Exec(t, "status")
 	if !strings.Contains(status.Stdout, "Scheduler: not running") {
 		t.Errorf("status after stop:\n%s", status.Stdout)
+	}
+}
+
+func TestSchedulerLogFormats(t *testing.T) {
+	dir, _ := c4Home(t, nil, "")
+	d := startDaemon(t, dir, "--log-format", "json")
+	d.stop(t, syscall.SIGTERM)
+	first, _, _ := strings.Cut(d.logText(), "\n")
+	var entry map[string]any
+	if err := json.Unmarshal([]byte(first), &entry); err != nil || entry["msg"] != "scheduler started" {
+		t.Errorf("first JSON log line %q: %v", first, err)
+	}
+	res := testutil.Run{ZylosDir: dir}.Exec(t, "scheduler", "run", "--log-format", "xml")
+	if res.Code != 1 || !strings.Contains(res.Stderr, `--log-format "xml": want text or json`) {
+		t.Errorf("bad log format: exit %d, stderr %q", res.Code, res.Stderr)
 	}
 }
 
