@@ -10,7 +10,10 @@ import (
 // lifecycle runs retire, archive, unarchive and restore: status moves
 // that never take content from the caller.
 func (w *writer) lifecycle() (Answer, error) {
-	_, d, err := w.readStored()
+	data, d, err := w.readStored()
+	if err == nil {
+		err = w.checkHash(data)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, newError(w.errKind(), "target", w.t.shown, "error", "target does not exist",
 			"fix", "Check the path (records index --query can find it)")
@@ -34,11 +37,11 @@ func (w *writer) lifecycle() (Answer, error) {
 	if err != nil || ans.Get("status") == "already_retired" || ans.Get("status") == "already_archived" {
 		return ans, err
 	}
-	data, err := d.bytes()
+	out, err := d.bytes()
 	if err != nil {
 		return nil, fmt.Errorf("encode record: %w", err)
 	}
-	return ans, w.store(d, data, "")
+	return ans, w.store(d, out, "")
 }
 
 func (w *writer) errKind() string {

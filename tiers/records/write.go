@@ -195,9 +195,8 @@ func (w *writer) update(d doc) (Answer, error) {
 	}
 	if w.Hash == "" {
 		w.Warn("[WARN] update without --hash: no concurrency check")
-	} else if cur := Hash(data); !strings.EqualFold(cur, w.Hash) {
-		return nil, newError(ErrOCC, "target", w.t.shown, "expected_hash", w.Hash, "current_hash", cur,
-			"fix", "Re-read the file, re-apply your change and retry with the new hash")
+	} else if err := w.checkHash(data); err != nil {
+		return nil, err
 	}
 	inheritMissing(old, d)
 	autoFix(d, false, w.Now, w.Warn)
@@ -215,6 +214,16 @@ func (w *writer) update(d doc) (Answer, error) {
 		ans = append(ans, Field{"renamed_from", IndexPath(w.Root, renamedFrom)})
 	}
 	return ans, nil
+}
+
+// checkHash is the OCC check: with --hash, the stored bytes must still
+// be the ones the caller read.
+func (w *writer) checkHash(data []byte) error {
+	if cur := Hash(data); w.Hash != "" && !strings.EqualFold(cur, w.Hash) {
+		return newError(ErrOCC, "target", w.t.shown, "expected_hash", w.Hash, "current_hash", cur,
+			"fix", "Re-read the file, re-apply your change and retry with the new hash")
+	}
+	return nil
 }
 
 // inherited are the fields an update input may leave out: absence keeps

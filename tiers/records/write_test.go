@@ -336,3 +336,12 @@ func TestIncrementalIndexMatchesRebuild(t *testing.T) {
 		t.Fatalf("kept index:\n%s\nrebuilt:\n%s", kept, rebuilt)
 	}
 }
+
+func TestLifecycleHonoursHash(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.write(WriteOptions{Action: "retire", Hash: "ffffffffffffffffffffffffffffffff"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ErrOCC {
+		t.Fatalf("want OCC_CONFLICT, got %v", err)
+	}
+}
