@@ -2,6 +2,7 @@ package tiers
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,20 @@ func TestCoreContextErrors(t *testing.T) {
 	os.MkdirAll(l.CoreFile(), 0o755)
 	if _, err := CoreContext(l); err == nil || !strings.Contains(err.Error(), "read core memory") {
 		t.Errorf("core.md a directory: %v", err)
+	}
+}
+
+func BenchmarkWriteInject(b *testing.B) {
+	l := Layout{ZylosDir: b.TempDir()}
+	os.MkdirAll(l.MemoryDir(), 0o755)
+	os.WriteFile(l.CoreFile(), []byte(strings.Repeat("a line of core memory, \"quoted\"\n", 90)), 0o644)
+	for _, format := range []string{FormatV2, FormatClaude} {
+		b.Run(format, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := WriteInject(io.Discard, l, format); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

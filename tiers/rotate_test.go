@@ -146,3 +146,16 @@ func TestRotateFinishesInterruptedRotation(t *testing.T) {
 		t.Errorf("sessions holds %d files, want 2026-03-14.md and current.md", len(entries))
 	}
 }
+
+func BenchmarkRotateSameDay(b *testing.B) {
+	l := Layout{ZylosDir: b.TempDir()}
+	now := time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
+	if _, err := Rotate(l, now); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := Rotate(l, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
