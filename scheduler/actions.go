@@ -11,7 +11,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// Runner executes tasks' actions.
+// Runner executes tasks' actions, one at a time (it is not safe for
+// concurrent use: it keeps one C4 connection).
 type Runner struct {
 	Layout tiers.Layout
 	Home   *time.Location
@@ -28,9 +29,9 @@ func skipped(format string, args ...any) outcome {
 }
 func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 
-// Act runs t's action at now. retry is set when the run was interrupted
+// perform runs t's action at now. retry is set when the run was interrupted
 // before (a crash): queued messages already in C4 are then not queued again.
-func (r *Runner) Act(t *Task, now time.Time, retry bool) outcome {
+func (r *Runner) perform(t *Task, now time.Time, retry bool) outcome {
 	res := r.act(t, now, retry)
 	if res.status == StatusError {
 		r.Close()

@@ -85,7 +85,7 @@ func (d *Daemon) idle() bool {
 
 // execute runs the action of a claimed run and records its outcome.
 func (d *Daemon) execute(t *Task, r *Run, retry bool) error {
-	res := d.Runner.Act(t, d.Now(), retry)
+	res := d.Runner.perform(t, d.Now(), retry)
 	level := d.Log.Info
 	if res.status == StatusError {
 		level = d.Log.Warn
@@ -147,7 +147,6 @@ func (d *Daemon) resume(ctx context.Context, startup bool) error {
 // vanished from the system), so it is reported instead of retried forever.
 func (d *Daemon) disable(t *Task, now time.Time, cause error) error {
 	d.Log.Error("task disabled", "task", t.Name, "err", cause)
-	_, err := d.Store.db.Exec(`UPDATE tasks SET enabled = 0, last_status = 'error', last_error = ?, updated = ? WHERE name = ?`,
+	return d.Store.mustChange(t.Name, `UPDATE tasks SET enabled = 0, last_status = 'error', last_error = ?, updated = ? WHERE name = ?`,
 		cause.Error(), now.Unix(), t.Name)
-	return err
 }
