@@ -198,3 +198,22 @@ func TestInterruptedRunIsRetriedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A stored task whose schedule no longer parses (its zone left the system's
+// tz database) is paused with the reason, not retried on every wake-up.
+func TestBrokenTaskIsDisabled(t *testing.T) {
+	h := newHome(t)
+	h.add(t, &Task{Name: "gone", Schedule: "@every 1m", Prompt: "p"})
+	if _, err := h.store.db.Exec(`UPDATE tasks SET timezone = 'Atlantis/Capital' WHERE name = 'gone'`); err != nil {
+		t.Fatal(err)
+	}
+	h.now = h.now.Add(time.Minute)
+	h.tick(t)
+	got, err := h.store.Get("gone")
+	if err != nil || got.Enabled || got.LastStatus != StatusError || !strings.Contains(got.LastError, "Atlantis/Capital") {
+		t.Fatalf("task = %+v, %v; want disabled with the timezone error", got, err)
+	}
+	if rows := h.c4Rows(t); len(rows) != 0 {
+		t.Fatalf("broken task queued %q", rows)
+	}
+}
