@@ -79,3 +79,13 @@ func TestConfigOrDefaultWarns(t *testing.T) {
 		t.Fatalf("invalid value: %+v %q", cfg, warnings)
 	}
 }
+
+func TestLocateFromWorkingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	root := filepath.Join(dir, "records")
+	got, err := Locate(root, "records/decisions/x.json")
+	if err != nil || got != filepath.Join(root, "decisions", "x.json") {
+		t.Fatalf("Locate = %q, %v", got, err)
+	}
+}

@@ -60,8 +60,7 @@ func IndexPath(root, abs string) string {
 }
 
 // Locate turns a user-given or index path into an absolute path confined
-// to root. Relative paths are read from Base(root), or from root itself
-// when they start with a category folder ("decisions/x.json"). Any path
+// to root. Relative paths are placed by relativeTo. Any path
 // that leaves root, lexically or through a symlink, is refused.
 func Locate(root, p string) (string, error) {
 	if p == "" {
@@ -72,16 +71,10 @@ func Locate(root, p string) (string, error) {
 			return "", fmt.Errorf("path %q contains '..'", p)
 		}
 	}
-	abs := p
+	abs := filepath.Clean(p)
 	if !filepath.IsAbs(p) {
-		first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
-		if CategoryOfFolder(first) != "" {
-			abs = filepath.Join(root, p)
-		} else {
-			abs = filepath.Join(Base(root), p)
-		}
+		abs = relativeTo(root, p)
 	}
-	abs = filepath.Clean(abs)
 	if !within(root, abs) {
 		return "", fmt.Errorf("path %q is outside the records root %s", p, root)
 	}
@@ -89,6 +82,20 @@ func Locate(root, p string) (string, error) {
 		return "", err
 	}
 	return abs, nil
+}
+
+// relativeTo places a relative path: from the working directory when
+// that lands inside root, else from root for "decisions/x.json", else
+// from Base(root) for "memory/records/decisions/x.json".
+func relativeTo(root, p string) string {
+	if cwd, err := filepath.Abs(p); err == nil && within(root, cwd) {
+		return cwd
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
+	if CategoryOfFolder(first) != "" {
+		return filepath.Join(root, p)
+	}
+	return filepath.Join(Base(root), p)
 }
 
 func within(dir, p string) bool {
