@@ -184,3 +184,41 @@ func TestC4ConcurrentWriters(t *testing.T) {
 		t.Errorf("%d overlapping checkpoints", overlaps)
 	}
 }
+
+// TestC4NewerNodeSchema runs the commands on a database as a newer Node C4
+// leaves it: extra columns, a 'running' status, more tables, rollback
+// journal. Everything works and nothing of theirs is touched.
+func TestC4NewerNodeSchema(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zylos")
+	dbPath := filepath.Join(dir, "comm-bridge", "c4.db")
+	os.MkdirAll(filepath.Dir(dbPath), 0o755)
+	db := rawDB(t, dbPath)
+	for _, q := range []string{
+		`CREATE TABLE conversations (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp DATETIME DEFAULT CURRENT_TIMESTAMP,
+ direction TEXT NOT NULL, channel TEXT NOT NULL, endpoint_id TEXT, content TEXT NOT NULL, status TEXT DEFAULT 'pending',
+ priority INTEGER DEFAULT 3, require_idle INTEGER DEFAULT 0, retry_count INTEGER DEFAULT 0, delivery_action TEXT, reply_to INTEGER)`,
+		`CREATE TABLE checkpoints (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp DATETIME DEFAULT CURRENT_TIMESTAMP,
+ summary TEXT, start_conversation_id INTEGER, end_conversation_id INTEGER, token_count INTEGER)`,
+		`CREATE TABLE control_queue (id INTEGER PRIMARY KEY, body TEXT)`,
+		`INSERT INTO checkpoints (timestamp, summary, end_conversation_id, token_count) VALUES ('2026-03-01 00:00:00', 'from node', 0, 12)`,
+		`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content, status, delivery_action)
+ VALUES ('2026-03-15 09:00:00', 'out', 'lark', 'ou_1', 'running reply', 'running', 'send')`,
+	} {
+		mustExec(t, db, q)
+	}
+	db.Close()
+	r := testutil.Run{ZylosDir: dir}
+	got := transcript(t, r, args("c4 fetch --begin 1 --end 2"), args("c4 receive --channel lark --content hi"),
+		args("c4 unsummarized"), args("sync checkpoint 2"), args("c4 checkpoint 2 --summary node-compatible"),
+		args("c4 checkpoint latest"), args("c4 session-init"))
+	testutil.Golden(t, "testdata/c4/newer-schema.golden", got)
+	db = rawDB(t, dbPath)
+	defer db.Close()
+	var action string
+	var tables int
+	db.QueryRow(`SELECT delivery_action FROM conversations WHERE id = 1`).Scan(&action)
+	db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'control_queue'`).Scan(&tables)
+	if action != "send" || tables != 1 {
+		t.Errorf("Node's data changed: delivery_action %q, control_queue tables %d", action, tables)
+	}
+}
