@@ -274,33 +274,50 @@ func TestSchedulerCLI(t *testing.T) {
 
 // BenchmarkSchedulerStartToFirstTick runs the real daemon on a home with
 // the built-in tasks and measures process start to the end of its first
-// pass over the tasks ("scheduler ready"), then stops it with SIGTERM.
+// pass over the tasks ("scheduler ready"), then stops it with SIGTERM. The
+// "help" case is the same binary printing its help: the start-up cost every
+// command pays (Go runtime and package initialisation), for comparison.
 func BenchmarkSchedulerStartToFirstTick(b *testing.B) {
 	dir, _ := c4Home(b, nil, "")
 	if res := (testutil.Run{ZylosDir: dir}).Exec(b, "init"); res.Code != 0 {
 		b.Fatalf("init: %s", res.Stderr)
 	}
 	bin := testutil.Binary(b)
-	b.ResetTimer()
-	for range b.N {
-		cmd := exec.Command(bin, "scheduler", "run")
-		cmd.Env = []string{"HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			b.Fatal(err)
+	env := []string{"HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}
+	b.Run("help", func(b *testing.B) {
+		for range b.N {
+			cmd := exec.Command(bin, "--help")
+			cmd.Env = env
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
+	})
+	b.Run("scheduler-run", func(b *testing.B) {
+		for range b.N {
+			startToReady(b, bin, env)
 		}
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() && !strings.Contains(sc.Text(), "scheduler ready") {
-		}
-		b.StopTimer()
-		cmd.Process.Signal(syscall.SIGTERM)
-		io.Copy(io.Discard, stderr)
-		if err := cmd.Wait(); err != nil {
-			b.Fatalf("daemon: %v", err)
-		}
-		b.StartTimer()
+	})
+}
+
+func startToReady(b *testing.B, bin string, env []string) {
+	cmd := exec.Command(bin, "scheduler", "run")
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && !strings.Contains(sc.Text(), "scheduler ready") {
+	}
+	b.StopTimer()
+	defer b.StartTimer()
+	cmd.Process.Signal(syscall.SIGTERM)
+	io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("daemon: %v", err)
 	}
 }
