@@ -77,3 +77,25 @@ func TestLedgerCorruptFile(t *testing.T) {
 		t.Error(fmt.Sprintf("corrupt ledger changed: %q", data))
 	}
 }
+
+// FuzzLedger feeds arbitrary ledger files: reading never panics, and a
+// file the ledger accepts and updates stays one it can read.
+func FuzzLedger(f *testing.F) {
+	f.Add([]byte(`{"fetched":{"db":[{"begin":1,"end":3}]}}`))
+	f.Add([]byte(`{"fetched":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "c4-fetched.json")
+		os.WriteFile(path, data, 0o644)
+		l := Ledger{Path: path}
+		if _, _, err := l.Unfetched("db", 1, 10); err != nil {
+			return
+		}
+		if err := l.Record("db", 4, 6); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := l.Unfetched("db", 4, 6); err != nil {
+			t.Fatalf("ledger unreadable after an update: %v", err)
+		}
+	})
+}
