@@ -222,3 +222,29 @@ func TestC4NewerNodeSchema(t *testing.T) {
 		t.Errorf("Node's data changed: delivery_action %q, control_queue tables %d", action, tables)
 	}
 }
+
+// TestC4ConcurrentInit runs `c4 init` from several processes at once:
+// exactly one creates the database, and it is complete.
+func TestC4ConcurrentInit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zylos")
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			outs[i] = (testutil.Run{ZylosDir: dir}).Exec(t, "c4", "init").Stdout
+		}(i)
+	}
+	wg.Wait()
+	if n := strings.Count(strings.Join(outs, ""), "Created C4 database"); n != 1 {
+		t.Errorf("%d processes created the database:\n%s", n, strings.Join(outs, ""))
+	}
+	if res := (testutil.Run{ZylosDir: dir}).Exec(t, "c4", "checkpoint", "latest"); res.Code != 0 || !strings.Contains(res.Stdout, `"summary": "initial"`) {
+		t.Errorf("database incomplete: %q %q", res.Stdout, res.Stderr)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "comm-bridge"))
+	if len(entries) != 1 {
+		t.Errorf("left beside the database: %v", entries)
+	}
+}

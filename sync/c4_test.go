@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
@@ -119,5 +120,26 @@ func TestUnsummarizedCountWithGaps(t *testing.T) {
 		if err != nil || r.Count != tt.count || (r.Begin != nil && *r.Begin != tt.begin) || (r.Begin == nil) != (tt.count == 0) {
 			t.Errorf("after %d: %+v %v, want count %d", tt.after, r, err, tt.count)
 		}
+	}
+}
+
+// TestCreateSweepsStaleTemps checks that a temp database left by a killed
+// Create is removed, while a fresh one (a Create in progress) stays.
+func TestCreateSweepsStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".c4.db.tmp-1")
+	fresh := filepath.Join(dir, ".c4.db.tmp-2")
+	os.WriteFile(stale, nil, 0o644)
+	os.WriteFile(fresh, nil, 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if created, err := Create(filepath.Join(dir, "c4.db")); err != nil || !created {
+		t.Fatalf("Create: %v %v", created, err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("stale temp database kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("fresh temp database removed")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
@@ -53,7 +54,8 @@ func Create(path string) (created bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, fmt.Errorf("create c4 db dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".c4.db.tmp-*")
+	sweepTemps(dir)
+	tmp, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
 		return false, fmt.Errorf("create c4 db: %w", err)
 	}
@@ -74,6 +76,20 @@ func Create(path string) (created bool, err error) {
 		return false, fmt.Errorf("create c4 db %s: %w", path, err)
 	}
 	return true, atomicfile.SyncDir(dir)
+}
+
+// tempPattern names the files Create builds a database in.
+const tempPattern = ".c4.db.tmp-*"
+
+// sweepTemps removes temp databases that a Create killed midway left
+// behind; only old ones, so a Create running right now keeps its file.
+func sweepTemps(dir string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, tempPattern))
+	for _, p := range stale {
+		if info, err := os.Stat(p); err == nil && time.Since(info.ModTime()) > 10*time.Minute {
+			os.Remove(p)
+		}
+	}
 }
 
 // build writes the schema into the empty file at path and closes it, which
