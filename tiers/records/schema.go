@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -92,7 +93,7 @@ func validateValue(category string, doc any) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
-	return validationBlock(leaf(ve))
+	return validationBlock(leaf(ve), doc)
 }
 
 // leaf picks one most specific failure: among all leaves, the one
@@ -105,21 +106,29 @@ func leaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
 	var best *jsonschema.ValidationError
 	for _, c := range ve.Causes {
 		l := leaf(c)
-		if best == nil || before(l.InstanceLocation, best.InstanceLocation) {
+		if best == nil || before(l, best) {
 			best = l
 		}
 	}
 	return best
 }
 
-func before(a, b []string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
+// before ranks failures: real constraint failures before "unevaluated
+// property" ones (when a $ref'd base part fails, every field it covered
+// is also reported as unevaluated), then outermost, then by name.
+func before(a, b *jsonschema.ValidationError) bool {
+	_, aUneval := a.ErrorKind.(*kind.FalseSchema)
+	_, bUneval := b.ErrorKind.(*kind.FalseSchema)
+	if aUneval != bUneval {
+		return bUneval
 	}
-	return strings.Join(a, ".") < strings.Join(b, ".")
+	if len(a.InstanceLocation) != len(b.InstanceLocation) {
+		return len(a.InstanceLocation) < len(b.InstanceLocation)
+	}
+	return strings.Join(a.InstanceLocation, ".") < strings.Join(b.InstanceLocation, ".")
 }
 
-func validationBlock(ve *jsonschema.ValidationError) *Error {
+func validationBlock(ve *jsonschema.ValidationError, doc any) *Error {
 	field := strings.Join(ve.InstanceLocation, ".")
 	expected := ve.ErrorKind.LocalizedString(printer)
 	switch k := ve.ErrorKind.(type) {
@@ -145,8 +154,55 @@ func validationBlock(ve *jsonschema.ValidationError) *Error {
 	if field == "" {
 		field = "(record)"
 	}
-	return newError(ErrValidation, "field", field, "expected", expected, "got", "invalid value",
+	if want := expectation(ve.ErrorKind); want != "" {
+		expected = want
+	}
+	return newError(ErrValidation, "field", field, "expected", expected, "got", Truncate(quote(valueAt(doc, ve.InstanceLocation)), 120),
 		"fix", "Correct "+field+" to match the schema")
+}
+
+// expectation phrases the common constraint kinds for the agent.
+func expectation(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return "type " + strings.Join(k.Want, " or ")
+	case *kind.Const:
+		return quote(k.Want)
+	case *kind.MinItems:
+		return fmt.Sprintf("at least %d item(s)", k.Want)
+	case *kind.MaxItems:
+		return fmt.Sprintf("at most %d items", k.Want)
+	case *kind.MinLength:
+		return fmt.Sprintf("at least %d character(s)", k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("at most %d characters", k.Want)
+	case *kind.Pattern:
+		return "a string matching " + k.Want
+	case *kind.Minimum:
+		return "a number >= " + k.Want.FloatString(2)
+	case *kind.Maximum:
+		return "a number <= " + k.Want.FloatString(2)
+	}
+	return ""
+}
+
+// valueAt follows a JSON pointer's tokens into a decoded document.
+func valueAt(doc any, path []string) any {
+	for _, tok := range path {
+		switch v := doc.(type) {
+		case map[string]any:
+			doc = v[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			doc = v[i]
+		default:
+			return nil
+		}
+	}
+	return doc
 }
 
 func joinField(parent, name string) string {

@@ -2,6 +2,7 @@ package records
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,8 @@ func TestValidate(t *testing.T) {
 		{"wrong category", "runbook", valid, "category"},
 		{"project ok", "project", `{"schema_version":"1.0","category":"project","id":"p","title":"P","created_at":"x","updated_at":"x","tags":["a"],"content":{"status":"planned","notes":"n"}}`, ""},
 		{"not json", "decision", `{`, "(file)"},
+		{"long title not unevaluated", "decision", strings.Replace(valid, `"Use JWT"`, `"`+strings.Repeat("x", 130)+`"`, 1), "title"},
+		{"wrong type", "decision", strings.Replace(valid, `"tags":["auth"]`, `"tags":"auth"`, 1), "tags"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
