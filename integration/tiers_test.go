@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/templates"
 )
 
 // fixedMtime is the modification time every generated file gets, so the
@@ -501,5 +502,27 @@ func TestRotateReadOnlySessions(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(sessions, "current.md")); string(data) != "# Session Log: 2026-03-14\n" {
 		t.Errorf("current.md = %q", data)
+	}
+}
+
+// Every command the skill files tell the agent to run exists, and none of
+// them sends it to a Node script.
+func TestSkillFilesNameRealCommands(t *testing.T) {
+	mention := regexp.MustCompile("zylos-memory ([a-z-]+)(?: ([a-z-]+))?")
+	for _, name := range []string{"SKILL.md", "CLAUDE.md"} {
+		data, err := fs.ReadFile(templates.FS, "skill/"+name)
+		must(t, err)
+		if strings.Contains(string(data), "node ") {
+			t.Errorf("%s still runs a node script", name)
+		}
+		for _, m := range mention.FindAllStringSubmatch(string(data), -1) {
+			args := []string{m[1]}
+			if m[2] != "" && m[1] == "sync" {
+				args = append(args, m[2])
+			}
+			if res := (testutil.Run{ZylosDir: t.TempDir()}).Exec(t, append(args, "--help")...); res.Code != 0 || !strings.HasPrefix(res.Stdout, "NAME:") {
+				t.Errorf("%s names %q: exit %d %s", name, m[0], res.Code, res.Stderr)
+			}
+		}
 	}
 }
