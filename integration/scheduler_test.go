@@ -161,6 +161,36 @@ func TestSchedulerPicksUpNewTaskOnSIGHUP(t *testing.T) {
 	}
 }
 
+// A task that needs the agent idle waits while the status file says busy
+// and runs once it says idle.
+func TestSchedulerWaitsForIdle(t *testing.T) {
+	dir, c4db := c4Home(t, nil, "")
+	statusFile := filepath.Join(dir, "activity-monitor", "agent-status.json")
+	os.MkdirAll(filepath.Dir(statusFile), 0o755)
+	os.WriteFile(statusFile, []byte(`{"state":"busy"}`), 0o644)
+	r := testutil.Run{ZylosDir: dir, Env: realClock}
+	if res := r.Exec(t, "scheduler", "add", "tidy up", "--in", "1s", "--require-idle", "--name", "tidy"); res.Code != 0 {
+		t.Fatal(res.Stderr)
+	}
+	d := startDaemon(t, dir)
+	d.waitLog(t, "status=waiting")
+	os.WriteFile(statusFile, []byte(`{"state":"idle"}`), 0o644)
+	d.cmd.Process.Signal(syscall.SIGHUP) // re-check now rather than at the next poll
+	d.waitLog(t, `msg="task ran" task=tidy`)
+	d.stop(t, syscall.SIGTERM)
+	db := rawDB(t, c4db)
+	defer db.Close()
+	var n, idle int
+	if err := db.QueryRow(`SELECT count(*), coalesce(sum(require_idle), 0) FROM conversations
+		WHERE content = '[Scheduled Task: tidy] tidy up'`).Scan(&n, &idle); err != nil || n != 1 || idle != 1 {
+		t.Fatalf("C4 rows %d with require_idle %d (%v), want 1 and 1", n, idle, err)
+	}
+	hist := r.Exec(t, "scheduler", "history", "tidy")
+	if !strings.Contains(hist.Stdout, " ok ") || strings.Count(hist.Stdout, "tidy") != 1 {
+		t.Errorf("history:\n%s", hist.Stdout)
+	}
+}
+
 // kill -9 at arbitrary points, then restart: the ledger still balances.
 func TestSchedulerSurvivesSIGKILL(t *testing.T) {
 	dir, c4db := tickHome(t)
