@@ -220,3 +220,19 @@ func TestC4SyncPipeline(t *testing.T) {
 		t.Errorf("sync run did not rotate the session log: %v", err)
 	}
 }
+
+// TestC4SyncRunBadDatabase checks that a sync run on a missing database
+// fails before it touches the session log.
+func TestC4SyncRunBadDatabase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zylos")
+	current := filepath.Join(dir, "memory", "sessions", "current.md")
+	os.MkdirAll(filepath.Dir(current), 0o755)
+	os.WriteFile(current, []byte("# Session Log: 2026-03-14\n\n"), 0o644)
+	res := (testutil.Run{ZylosDir: dir}).Exec(t, "sync", "run", "--begin", "1", "--end", "3")
+	if res.Code != 1 || !strings.Contains(res.Stderr, "c4 database not found") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	if data, _ := os.ReadFile(current); string(data) != "# Session Log: 2026-03-14\n\n" {
+		t.Errorf("session log rotated anyway: %q", data)
+	}
+}

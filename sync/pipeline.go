@@ -39,37 +39,49 @@ func (p Pipeline) dbKey() string {
 
 // Fetch prints the range as `c4 fetch` does and records what was read.
 func (p Pipeline) Fetch(begin, end int64) (string, error) {
+	text, last, err := p.read(begin, end)
+	if err != nil {
+		return "", err
+	}
+	return text, p.record(begin, last)
+}
+
+func (p Pipeline) read(begin, end int64) (text string, last int64, err error) {
 	db, err := Open(p.DBPath)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer db.Close()
-	text, last, err := db.fetch(begin, end)
-	if err != nil {
-		return "", err
+	return db.fetch(begin, end)
+}
+
+// record notes [begin, last] as fetched; last is 0 when nothing was.
+func (p Pipeline) record(begin, last int64) error {
+	if last == 0 {
+		return nil
 	}
-	if last > 0 {
-		if err := p.ledger().Record(p.dbKey(), begin, last); err != nil {
-			return "", err
-		}
-	}
-	return text, nil
+	return p.ledger().Record(p.dbKey(), begin, last)
 }
 
 // Run rotates the session log, fetches the range, and lists the memory
 // files to update and the checkpoint command to run once they are written.
+// The database is read before the rotation, so a bad database changes
+// nothing, and the range is recorded only once everything else succeeded.
 func (p Pipeline) Run(begin, end int64) (string, error) {
+	text, last, err := p.read(begin, end)
+	if err != nil {
+		return "", err
+	}
 	msgs, err := tiers.Rotate(p.Layout, p.Now)
 	if err != nil {
+		return "", err
+	}
+	if err := p.record(begin, last); err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	for _, m := range msgs {
 		b.WriteString(m + "\n")
-	}
-	text, err := p.Fetch(begin, end)
-	if err != nil {
-		return "", err
 	}
 	b.WriteString(text)
 	b.WriteString("\n[Memory Files to Update]\n")
