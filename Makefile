@@ -1,8 +1,9 @@
 BIN       := bin/zylos-memory
 PREFIX    ?= $(HOME)/.local
 ZYLOS_DIR ?= $(HOME)/zylos
-# The main job `make run` starts after init.
-MAIN_JOB  ?= status
+# The main job `make run` starts after init: the scheduler daemon, in the
+# foreground (Ctrl-C stops it). `make run MAIN_JOB=status` only reports.
+MAIN_JOB  ?= scheduler run
 FUZZTIME  ?= 10s
 
 .PHONY: build test bench run install lint fuzz clean

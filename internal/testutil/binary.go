@@ -16,9 +16,20 @@ import (
 
 var (
 	buildOnce sync.Once
+	binDir    string
 	binPath   string
 	buildErr  error
 )
+
+// Main runs a package's tests and then removes the binary Binary built, so
+// test runs leave nothing behind. Use it as the body of TestMain.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	return code
+}
 
 // Binary builds cmd/zylos-memory once per test process and returns its path.
 // ZYLOS_MEMORY_BIN, when set, names a prebuilt binary to test instead.
@@ -33,12 +44,12 @@ func Binary(tb testing.TB) string {
 			buildErr = err
 			return
 		}
-		dir, err := os.MkdirTemp("", "zylos-memory-bin-")
+		binDir, err = os.MkdirTemp("", "zylos-memory-bin-")
 		if err != nil {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "zylos-memory")
+		binPath = filepath.Join(binDir, "zylos-memory")
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/zylos-memory")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
