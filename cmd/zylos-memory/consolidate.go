@@ -33,7 +33,7 @@ func init() {
 }
 
 func runConsolidate(e *env, opts consolidateOptions) error {
-	loc, err := e.location()
+	now, err := e.localNow()
 	if err != nil {
 		return err
 	}
@@ -41,20 +41,20 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		if opts.entries {
 			return errors.New("consolidate: --apply and --entries cannot be combined")
 		}
-		done, err := tiers.ApplyConsolidation(e.layout, e.now().In(loc))
+		done, err := tiers.ApplyConsolidation(e.layout, now)
 		if werr := done.WriteText(e.stdout); err == nil {
 			err = werr
 		}
 		return err
 	}
-	report, err := tiers.Consolidation(e.layout, e.now().In(loc))
+	report, err := tiers.Consolidation(e.layout, now)
 	if err != nil {
 		return err
 	}
 	if !opts.entries {
 		return report.WriteJSON(e.stdout)
 	}
-	findings, err := e.layout.EntryFindings(e.now())
+	findings, err := e.layout.EntryFindings(now)
 	if err != nil {
 		return err
 	}

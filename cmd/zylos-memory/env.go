@@ -62,3 +62,13 @@ func clock() (func() time.Time, error) {
 
 // location is the timezone for dates and schedules (see tiers.Layout.Location).
 func (e *env) location() (*time.Location, error) { return e.layout.Location() }
+
+// localNow is now in the home's timezone: the clock every date of the
+// memory tiers (session headers, rotation, consolidation) is read on.
+func (e *env) localNow() (time.Time, error) {
+	loc, err := e.location()
+	if err != nil {
+		return time.Time{}, err
+	}
+	return e.now().In(loc), nil
+}

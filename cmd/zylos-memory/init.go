@@ -30,11 +30,11 @@ func init() {
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
 func runInit(e *env, force bool) error {
-	loc, err := e.location()
+	now, err := e.localNow()
 	if err != nil {
 		return err
 	}
-	report, err := tiers.Init(e.layout, e.now().In(loc), force)
+	report, err := tiers.Init(e.layout, now, force)
 	for _, line := range report.Lines() {
 		fmt.Fprintln(e.stdout, line)
 	}

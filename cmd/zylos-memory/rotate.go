@@ -18,11 +18,11 @@ func init() {
 			if err != nil {
 				return err
 			}
-			loc, err := e.location()
+			now, err := e.localNow()
 			if err != nil {
 				return err
 			}
-			msgs, err := tiers.Rotate(e.layout, e.now().In(loc))
+			msgs, err := tiers.Rotate(e.layout, now)
 			for _, m := range msgs {
 				fmt.Fprintln(e.stdout, m)
 			}

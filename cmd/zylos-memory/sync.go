@@ -59,11 +59,11 @@ func syncFetch(run bool) cli.ActionFunc {
 			if err != nil {
 				return err
 			}
-			loc, err := e.location()
+			now, err := e.localNow()
 			if err != nil {
 				return err
 			}
-			p := c4sync.Pipeline{Layout: e.layout, DBPath: path, Now: e.now().In(loc)}
+			p := c4sync.Pipeline{Layout: e.layout, DBPath: path, Now: now}
 			var out string
 			if run {
 				out, err = p.Run(begin, end)
