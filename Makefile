@@ -5,6 +5,9 @@ ZYLOS_DIR ?= $(HOME)/zylos
 # foreground (Ctrl-C stops it). `make run MAIN_JOB=status` only reports.
 MAIN_JOB  ?= scheduler run
 FUZZTIME  ?= 10s
+# urfave/cli's man-page and markdown generators (and their markdown parser's
+# package init) are never used: leaving them out trims every process start.
+export GOFLAGS += -tags=urfave_cli_no_docs
 
 .PHONY: build test bench run install lint fuzz clean
 

@@ -21,6 +21,9 @@ var (
 	buildErr  error
 )
 
+// BuildTags are the tags the Makefile builds the binary with.
+const BuildTags = "urfave_cli_no_docs"
+
 // Main runs a package's tests and then removes the binary Binary built, so
 // test runs leave nothing behind. Use it as the body of TestMain.
 func Main(m *testing.M) int {
@@ -50,7 +53,7 @@ func Binary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "zylos-memory")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/zylos-memory")
+		cmd := exec.Command("go", "build", "-tags", BuildTags, "-o", binPath, "./cmd/zylos-memory")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = errors.New("go build ./cmd/zylos-memory: " + err.Error() + "\n" + string(out))
