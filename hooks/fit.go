@@ -2,13 +2,14 @@ package hooks
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // recordHeader starts one conversation record of the C4 session-init text:
 // `[2026-03-15 10:30:00] IN (telegram:42):`.
-var recordHeader = regexp.MustCompile(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (IN|OUT) \(`)
+var recordHeader = lazy.Regexp(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (IN|OUT) \(`)
 
 const (
 	recentHeading  = "[Recent Conversations]"
@@ -78,7 +79,7 @@ func splitSessionInit(text string) (head string, records []string, tail string) 
 		if strings.HasPrefix(line, triggerPrefix) {
 			break
 		}
-		if recordHeader.MatchString(line) && cur.Len() > 0 {
+		if recordHeader().MatchString(line) && cur.Len() > 0 {
 			records = append(records, cur.String())
 			cur.Reset()
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
@@ -60,13 +61,16 @@ func (e Entry) Status() string {
 // entry formats need: code spans (so `**x**` in code is not bold) and
 // emphasis. Links are left as text, which saves a tenth of the
 // allocations of a parse.
-var mdParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(
-		util.Prioritized(parser.NewCodeSpanParser(), 100),
-		util.Prioritized(parser.NewEmphasisParser(), 500),
-	),
-)
+// It is built on first use: commands that parse no tier file skip it.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(
+			util.Prioritized(parser.NewCodeSpanParser(), 100),
+			util.Prioritized(parser.NewEmphasisParser(), 500),
+		),
+	)
+})
 
 // ParseFile reads and parses one tier file; entries carry path as File.
 // A file over MaxEntryFileSize or not regular is refused with an *UnparsedError.
@@ -88,7 +92,7 @@ func ParseEntries(name string, src []byte) []Entry {
 		return nil
 	}
 	p := &entryParser{file: name, src: src, kind: kind, lines: lineStarts(src)}
-	doc := mdParser.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	doc := mdParser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	if kind == KindSessionLine {
 		return p.sessionLines(doc)
 	}

@@ -2,13 +2,14 @@ package tiers
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // collectFields reads "- **Name:** value" list items of a block that belongs
@@ -97,7 +98,7 @@ func inlineText(n ast.Node, src []byte) string {
 }
 
 // datedTitle reads a decision heading "[YYYY-MM-DD] Title".
-var datedTitle = regexp.MustCompile(`^\[([^\]]*)\]\s*(.*)$`)
+var datedTitle = lazy.Regexp(`^\[([^\]]*)\]\s*(.*)$`)
 
 // finish fills Text, Title and Date of a heading entry and says what is
 // wrong with it, if anything.
@@ -122,7 +123,7 @@ func (p *entryParser) dateProblem(e *Entry) string {
 	var raw, where string
 	switch {
 	case e.Kind == KindDecision:
-		m := datedTitle.FindStringSubmatch(e.Title)
+		m := datedTitle().FindStringSubmatch(e.Title)
 		if m == nil {
 			return "heading lacks a [YYYY-MM-DD] date"
 		}

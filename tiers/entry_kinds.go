@@ -2,8 +2,9 @@ package tiers
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // EntryKind says which format of seed 002 section 2.2 an entry follows.
@@ -26,7 +27,7 @@ const (
 
 // sessionName matches a rotated session log: YYYY-MM-DD.md, or with the
 // -N suffix rotation gives a colliding target.
-var sessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(-\d+)?\.md$`)
+var sessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(-\d+)?\.md$`)
 
 // kindOf picks the entry format from a tier file's name. Archive files keep
 // the format of the file they came from (decisions-2025.md is a decision log).
@@ -45,7 +46,7 @@ func kindOf(name string) EntryKind {
 		return KindProject
 	case strings.HasPrefix(base, "preferences"):
 		return KindPreference
-	case dir == "sessions", sessionName.MatchString(base):
+	case dir == "sessions", sessionName().MatchString(base):
 		return KindSessionLine
 	}
 	return KindGeneric

@@ -3,20 +3,21 @@ package tiers
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 var (
 	// sessionHeader is the rotation header "# Session Log: YYYY-MM-DD".
-	sessionHeader = regexp.MustCompile(`^Session Log:\s*(\S+)`)
+	sessionHeader = lazy.Regexp(`^Session Log:\s*(\S+)`)
 	// clockLike tells a timestamp that may be impossible (25:99) from other
 	// bold text at the start of a line.
-	clockLike = regexp.MustCompile(`^\d{1,2}:\d{2}$`)
+	clockLike = lazy.Regexp(`^\d{1,2}:\d{2}$`)
 )
 
 // sessionLines finds every "**HH:MM** - text" line of a session log, in
@@ -63,7 +64,7 @@ func (p *entryParser) sessionDay(doc ast.Node) (time.Time, string) {
 		if !ok || h.Level != 1 {
 			continue
 		}
-		if m := sessionHeader.FindStringSubmatch(p.headingText(h)); m != nil {
+		if m := sessionHeader().FindStringSubmatch(p.headingText(h)); m != nil {
 			d, err := time.Parse(dateLayout, m[1])
 			if err != nil {
 				return time.Time{}, fmt.Sprintf("invalid session header date %q", m[1])
@@ -71,7 +72,7 @@ func (p *entryParser) sessionDay(doc ast.Node) (time.Time, string) {
 			return d, ""
 		}
 	}
-	if m := sessionName.FindStringSubmatch(filepath.Base(p.file)); m != nil {
+	if m := sessionName().FindStringSubmatch(filepath.Base(p.file)); m != nil {
 		if d, err := time.Parse(dateLayout, m[1]); err == nil {
 			return d, ""
 		}
@@ -83,7 +84,7 @@ func (p *entryParser) sessionDay(doc ast.Node) (time.Time, string) {
 // bold text is a time; ok is false for other bold text ("**Note:** ...").
 func (p *entryParser) sessionLine(em *ast.Emphasis, day time.Time, dayProblem string) (Entry, bool) {
 	clock := strings.TrimSpace(inlineText(em, p.src))
-	if !clockLike.MatchString(clock) {
+	if !clockLike().MatchString(clock) {
 		return Entry{}, false
 	}
 	start, end := p.lineStart(em.Pos()), p.lineEnd(em.Pos())

@@ -8,12 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // IndexFile is the index's name inside the records root.
@@ -30,12 +31,12 @@ type Entry struct {
 }
 
 // indexLine is seed 003's index line pattern (retrieve and candidate).
-var indexLine = regexp.MustCompile(`^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$`)
+var indexLine = lazy.Regexp(`^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$`)
 
 // ParseEntry parses one index line; ok is false for anything else
 // (headers, comments, blank lines, unknown categories).
 func ParseEntry(line string) (e Entry, ok bool) {
-	m := indexLine.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+	m := indexLine().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 	if m == nil {
 		return Entry{}, false
 	}

@@ -5,10 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // immutable fields may never change through update (seed 003 section 5).
@@ -193,12 +194,12 @@ func (m *merger) logContentChanges() {
 	}
 }
 
-var word = regexp.MustCompile(`[a-z0-9]+`)
+var word = lazy.Regexp(`[a-z0-9]+`)
 
 // titleChange is the share of distinct words not common to both titles
 // (0 = same words, 1 = nothing in common).
 func titleChange(a, b string) float64 {
-	wa, wb := word.FindAllString(strings.ToLower(a), -1), word.FindAllString(strings.ToLower(b), -1)
+	wa, wb := word().FindAllString(strings.ToLower(a), -1), word().FindAllString(strings.ToLower(b), -1)
 	union := sortedSet(append(append([]string(nil), wa...), wb...))
 	if len(union) == 0 {
 		return 0

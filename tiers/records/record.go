@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // Record status values (top-level lifecycle, not content.status).
@@ -96,8 +97,8 @@ func Hash(data []byte) string {
 }
 
 var (
-	nonSlug  = regexp.MustCompile(`[^a-z0-9]+`)
-	idFormat = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,78}[a-z0-9])?$`)
+	nonSlug  = lazy.Regexp(`[^a-z0-9]+`)
+	idFormat = lazy.Regexp(`^[a-z0-9]([a-z0-9-]{0,78}[a-z0-9])?$`)
 )
 
 // Slugify makes a kebab-case id: NFKD, ASCII only, lower case, runs of
@@ -109,7 +110,7 @@ func Slugify(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	slug := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(b.String()), "-"), "-")
+	slug := strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(b.String()), "-"), "-")
 	if len(slug) > IDMax {
 		slug = strings.TrimRight(slug[:IDMax], "-")
 	}
@@ -117,4 +118,4 @@ func Slugify(s string) string {
 }
 
 // ValidID reports whether id has the form of seed 003's ID_PATTERN.
-func ValidID(id string) bool { return idFormat.MatchString(id) }
+func ValidID(id string) bool { return idFormat().MatchString(id) }

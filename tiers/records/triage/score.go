@@ -3,6 +3,7 @@ package triage
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Category names as the triage answer spells them (upper case; the
@@ -38,33 +39,37 @@ func words(alternatives ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:` + strings.Join(alternatives, "|") + `)\b`)
 }
 
-var rules = map[string]rule{
-	Decision: {
-		primary:       words("decided", "chose", "selected", "went with", "picked"),
-		booster:       words("because", "due to", "reason", "rationale", "over", "instead of", "rather than"),
-		primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
-	},
-	Runbook: {
-		primary:       words("error", "exception", "traceback", "stack trace", "failed", "failure", "crash"),
-		booster:       words("fixed by", "resolved", "root cause", "solution", "workaround", "the fix"),
-		primaryWeight: 0.2, boostWeight: 0.6, maxPrimary: 3, maxBoosted: 2,
-	},
-	Constraint: {
-		primary:       words("limitation", "api limit", "cannot", "restricted", "not supported", "quota", "rate limit"),
-		booster:       words("discovered", "found that", "turns out", "permanently", "enduring", "platform"),
-		primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
-	},
-	TechDebt: {
-		primary:       words("TODO", "deferred", "tech debt", "workaround", "hack", "will address later", "technical debt"),
-		booster:       words("because", "for now", "temporary", "acknowledged", "deferring", "cost", "risk"),
-		primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
-	},
-	Preference: {
-		primary:       words("always use", "prefer", "convention", "from now on", "standard", "never use", "established"),
-		booster:       words("agreed", "going forward", "consistently", "rule", "practice", "workflow"),
-		primaryWeight: 0.35, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
-	},
-}
+// rules is built on first use: compiling its regexps costs ~580
+// allocations, which commands that never triage should not pay at start-up.
+var rules = sync.OnceValue(func() map[string]rule {
+	return map[string]rule{
+		Decision: {
+			primary:       words("decided", "chose", "selected", "went with", "picked"),
+			booster:       words("because", "due to", "reason", "rationale", "over", "instead of", "rather than"),
+			primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
+		},
+		Runbook: {
+			primary:       words("error", "exception", "traceback", "stack trace", "failed", "failure", "crash"),
+			booster:       words("fixed by", "resolved", "root cause", "solution", "workaround", "the fix"),
+			primaryWeight: 0.2, boostWeight: 0.6, maxPrimary: 3, maxBoosted: 2,
+		},
+		Constraint: {
+			primary:       words("limitation", "api limit", "cannot", "restricted", "not supported", "quota", "rate limit"),
+			booster:       words("discovered", "found that", "turns out", "permanently", "enduring", "platform"),
+			primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
+		},
+		TechDebt: {
+			primary:       words("TODO", "deferred", "tech debt", "workaround", "hack", "will address later", "technical debt"),
+			booster:       words("because", "for now", "temporary", "acknowledged", "deferring", "cost", "risk"),
+			primaryWeight: 0.3, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
+		},
+		Preference: {
+			primary:       words("always use", "prefer", "convention", "from now on", "standard", "never use", "established"),
+			booster:       words("agreed", "going forward", "consistently", "rule", "practice", "workflow"),
+			primaryWeight: 0.35, boostWeight: 0.5, maxPrimary: 3, maxBoosted: 2,
+		},
+	}
+})
 
 func (r rule) denominator() float64 {
 	return float64(r.maxPrimary)*r.primaryWeight + float64(r.maxBoosted)*r.boostWeight
@@ -123,7 +128,7 @@ func scoreAll(lines []string, act activity, thresholds map[string]float64) []res
 		if cat == SessionSummary {
 			res = scoreActivity(act)
 		} else {
-			res = rules[cat].scoreText(cat, lines)
+			res = rules()[cat].scoreText(cat, lines)
 		}
 		if res.Score > 0 && res.Score >= thresholds[cat] {
 			hits = append(hits, res)

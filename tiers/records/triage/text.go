@@ -2,19 +2,20 @@ package triage
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // Code is stripped before scoring: keywords inside code ("error",
 // "TODO") are not decisions the agent made.
 var (
-	fencedCode = regexp.MustCompile("(?s)```.*?```")
-	inlineCode = regexp.MustCompile("`[^`\n]*`")
+	fencedCode = lazy.Regexp("(?s)```.*?```")
+	inlineCode = lazy.Regexp("`[^`\n]*`")
 )
 
 func stripCode(s string) string {
-	return inlineCode.ReplaceAllString(fencedCode.ReplaceAllString(s, ""), "")
+	return inlineCode().ReplaceAllString(fencedCode().ReplaceAllString(s, ""), "")
 }
 
 // activity is what the session did, the input of the SESSION_SUMMARY score.

@@ -96,7 +96,7 @@ func TestTextScoresAroundThresholds(t *testing.T) {
 				t.Fatal(err)
 			}
 			text, _ := digest(msgs)
-			got := rules[c.cat].scoreText(c.cat, text)
+			got := rules()[c.cat].scoreText(c.cat, text)
 			if math.Abs(got.Score-c.want) > 1e-9 {
 				t.Fatalf("score = %.4f, want %.4f", got.Score, c.want)
 			}
