@@ -105,3 +105,19 @@ func TestValidateUnknownCategory(t *testing.T) {
 		t.Fatalf("want a category VALIDATION_ERROR, got %v", err)
 	}
 }
+
+// FuzzValidate: any input gives nil or a VALIDATION_ERROR, never a panic
+// or another error.
+func FuzzValidate(f *testing.F) {
+	f.Add([]byte(`{"schema_version":"1.0","category":"decision","id":"a","title":"t","created_at":"x","updated_at":"x","tags":["a"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`))
+	f.Add([]byte(`{"confidence":1e400,"times_updated":-0.5,"changes":[{"date":1}],"content":[]}`))
+	f.Add([]byte(`[[[[{}]]]]`))
+	f.Add([]byte(`{"a/b":{"~0":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := Validate("decision", data)
+		var e *Error
+		if err != nil && (!errors.As(err, &e) || e.Kind != ErrValidation) {
+			t.Fatalf("not a VALIDATION_ERROR: %v", err)
+		}
+	})
+}
