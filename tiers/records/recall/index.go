@@ -12,47 +12,70 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-// readIndex parses root/index.md into the same entries as
+// indexEntries parses an index text into the same entries as
 // records.ReadIndex (a differential fuzz test holds them equal), keeping
-// those keep accepts (all when keep is nil). It uses no regexp: the lazy
-// title group of the index pattern makes the regexp backtrack, which cost
-// 20 ms per prompt over 10,000 lines, the whole retrieval budget. Filtering
-// while reading keeps a hook process from touching memory it does not need.
-// A missing index is fs.ErrNotExist.
-func readIndex(root string, keep func(records.Entry) bool) ([]records.Entry, error) {
-	text, err := readString(filepath.Join(root, records.IndexFile))
-	if err != nil {
-		return nil, err
-	}
+// those keep accepts (all when keep is nil). Filtering while reading keeps
+// a hook process from touching memory it does not need.
+func indexEntries(text string, keep func(indexLine) bool) []records.Entry {
 	var out []records.Entry
-	for text != "" {
-		line, rest, _ := strings.Cut(text, "\n")
-		if e, ok := parseIndexLine(line); ok && (keep == nil || keep(e)) {
-			out = append(out, e)
+	eachIndexLine(text, func(_ int, l indexLine) {
+		if keep == nil || keep(l) {
+			out = append(out, l.entry())
 		}
-		text = rest
+	})
+	return out
+}
+
+// eachIndexLine calls fn for every valid line of an index text. It uses no
+// regexp: the lazy title group of the index pattern makes the regexp
+// backtrack, which cost 20 ms per prompt over 10,000 lines, the whole
+// retrieval budget. fn also gets the offset of the line in text.
+func eachIndexLine(text string, fn func(at int, l indexLine)) {
+	for at := 0; at < len(text); {
+		line, _, _ := strings.Cut(text[at:], "\n")
+		if l, ok := splitIndexLine(line); ok {
+			fn(at, l)
+		}
+		at += len(line) + 1
 	}
-	return out, nil
+}
+
+// indexLineAt splits the line of text that starts at offset at.
+func indexLineAt(text string, at int) indexLine {
+	line, _, _ := strings.Cut(text[at:], "\n")
+	l, _ := splitIndexLine(line)
+	return l
 }
 
 // readIndexRebuilding reads the index of root, rebuilding it first when it
 // is missing but the root exists (the index is derived from the files).
-func readIndexRebuilding(root string, warn func(string), keep func(records.Entry) bool) ([]records.Entry, error) {
-	es, err := readIndex(root, keep)
+func readIndexRebuilding(root string, warn func(string), keep func(indexLine) bool) ([]records.Entry, error) {
+	text, err := readIndexText(root, warn)
+	if err != nil {
+		return nil, err
+	}
+	return indexEntries(text, keep), nil
+}
+
+// readIndexText is the text of root's index, rebuilt first when it is
+// missing but the root exists.
+func readIndexText(root string, warn func(string)) (string, error) {
+	path := filepath.Join(root, records.IndexFile)
+	text, err := readString(path)
 	if errors.Is(err, fs.ErrNotExist) && isDir(root) {
 		// Under the writers' lock, so a rebuild never overwrites the index
 		// a concurrent write has just updated.
 		if rerr := records.IndexRebuild(root, io.Discard, warn); rerr == nil {
-			es, err = readIndex(root, keep)
+			text, err = readString(path)
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s", ErrNoIndex, root)
+		return "", fmt.Errorf("%w at %s", ErrNoIndex, root)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
+		return "", fmt.Errorf("read index: %w", err)
 	}
-	return es, nil
+	return text, nil
 }
 
 // readString reads a file straight into a string, without the second copy
@@ -73,21 +96,53 @@ func readString(path string) (string, error) {
 	return b.String(), nil
 }
 
+// indexLine is one index line split in place: its fields are substrings
+// of the line and its tags are still raw, so a line that matches nothing
+// costs no allocation.
+type indexLine struct {
+	category, title, path string
+	rawTags               string // after "#tags:"; "" when there are none
+}
+
 // parseIndexLine accepts exactly what records.ParseEntry accepts:
 // ^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$ with a known category.
 func parseIndexLine(line string) (records.Entry, bool) {
-	line = strings.TrimRight(line, "\r\n")
-	rest, ok := strings.CutPrefix(line, "- [")
+	l, ok := splitIndexLine(line)
 	if !ok {
 		return records.Entry{}, false
 	}
+	return l.entry(), true
+}
+
+func (l indexLine) entry() records.Entry {
+	return records.Entry{Category: l.category, Title: l.title, Path: l.path, Tags: l.appendTags(nil)}
+}
+
+// appendTags appends the lowercased, trimmed, non-empty tags to dst.
+func (l indexLine) appendTags(dst []string) []string {
+	for raw := l.rawTags; raw != ""; {
+		var t string
+		t, raw, _ = strings.Cut(raw, ",")
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			dst = append(dst, t)
+		}
+	}
+	return dst
+}
+
+func splitIndexLine(line string) (indexLine, bool) {
+	line = strings.TrimRight(line, "\r\n")
+	rest, ok := strings.CutPrefix(line, "- [")
+	if !ok {
+		return indexLine{}, false
+	}
 	end := strings.Index(rest, "] ")
 	if end <= 0 || !isDisplayName(rest[:end]) {
-		return records.Entry{}, false
+		return indexLine{}, false
 	}
 	cat := records.CategoryOfDisplay(rest[:end])
 	if cat == "" {
-		return records.Entry{}, false
+		return indexLine{}, false
 	}
 	rest = rest[end+2:]
 	// The title is the shortest non-empty prefix after which " -> path"
@@ -99,11 +154,11 @@ func parseIndexLine(line string) (records.Entry, bool) {
 		}
 		at := from + i
 		if path, tags, ok := splitTarget(rest[at+4:]); ok && validTitle(rest[:at]) {
-			return records.Entry{Category: cat, Title: rest[:at], Path: path, Tags: tags}, true
+			return indexLine{category: cat, title: rest[:at], path: path, rawTags: tags}, true
 		}
 		from = at + 1
 	}
-	return records.Entry{}, false
+	return indexLine{}, false
 }
 
 func isDisplayName(s string) bool {
@@ -118,25 +173,21 @@ func isDisplayName(s string) bool {
 // validTitle: the pattern's "." matches any character but a newline.
 func validTitle(s string) bool { return !strings.Contains(s, "\n") }
 
-// splitTarget splits "path[<space>+#tags:a,b]" into the path and its tags.
-func splitTarget(s string) (path string, tags []string, ok bool) {
+// splitTarget splits "path[<space>+#tags:a,b]" into the path and its raw
+// tags.
+func splitTarget(s string) (path, rawTags string, ok bool) {
 	end := strings.IndexFunc(s, isRESpace)
 	if end < 0 {
-		return s, nil, s != ""
+		return s, "", s != ""
 	}
 	if end == 0 {
-		return "", nil, false
+		return "", "", false
 	}
 	raw, ok := strings.CutPrefix(strings.TrimLeftFunc(s[end:], isRESpace), "#tags:")
 	if !ok || raw == "" || strings.Contains(raw, "\n") {
-		return "", nil, false
+		return "", "", false
 	}
-	for _, t := range strings.Split(raw, ",") {
-		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
-			tags = append(tags, t)
-		}
-	}
-	return s[:end], tags, true
+	return s[:end], raw, true
 }
 
 // isRESpace is the regexp's \s: ASCII whitespace only.

@@ -22,17 +22,25 @@ type Hit struct {
 	date time.Time // markdown entry date; zero when it has none
 }
 
-// rank scores hits against the tokens, drops those that match nothing, and
-// orders them best first. Only the best deepCheckTop are opened: a retired
-// record among them is dropped and a recent one earns the recency point, so
-// a prompt costs twenty file reads, never ten thousand. At most limit hits
-// are returned (all when limit is 0).
-func rank(tokens map[string]struct{}, hits []Hit, now time.Time, limit int) []Hit {
-	scored := make([]ranked, 0, len(hits)/4)
-	for i := range hits {
-		if s := Score(tokens, hits[i].Title, hits[i].Tags); s > 0 {
-			scored = append(scored, ranked{i: int32(i), score: int32(s), prio: int32(priority(hits[i].Category))})
+// scoreHits sets the score of each hit and keeps those that match.
+func (q query) scoreHits(hits []Hit) []Hit {
+	kept := hits[:0]
+	for _, h := range hits {
+		if h.Score = q.score(h.Title, h.Tags); h.Score > 0 {
+			kept = append(kept, h)
 		}
+	}
+	return kept
+}
+
+// rank orders scored hits best first. Only the best deepCheckTop are
+// opened: a retired record among them is dropped and a recent one earns
+// the recency point, so a prompt costs twenty file reads, never ten
+// thousand. At most limit hits are returned (all when limit is 0).
+func rank(hits []Hit, now time.Time, limit int) []Hit {
+	scored := make([]ranked, len(hits))
+	for i := range hits {
+		scored[i] = ranked{i: int32(i), score: int32(hits[i].Score), prio: int32(priority(hits[i].Category))}
 	}
 	sortRanked(scored)
 	kept := scored[:0]

@@ -1,10 +1,13 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,31 +92,52 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if len(tokens) == 0 {
 		return "", nil
 	}
-	hits := recordHits(opts.Root, tokens, nil)
+	q := newQuery(tokens)
+	hits := recordHits(opts.Root, q, nil, deepCheckTop+limit)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, false)...)
+	hits = append(hits, q.scoreHits(markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, false))...)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	ranked := rank(tokens, hits, opts.Now, limit)
+	ranked := rank(hits, opts.Now, limit)
 	if len(ranked) == 0 {
 		return "", nil
 	}
 	return formatContext(opts.Root, ranked), nil
 }
 
-// recordHits are the index entries that match any of the tokens. No root
-// or no index means no records.
-func recordHits(root string, tokens map[string]struct{}, warn func(string)) []Hit {
-	es, err := readIndexRebuilding(root, warn, func(e records.Entry) bool {
-		return Score(tokens, e.Title, e.Tags) > 0
-	})
-	if err != nil {
+// recordHits are the index entries that match the query, scored, in
+// index order. No root or no index means no records. With best > 0 only
+// the best that many are returned: a hit below them can never be shown
+// (see rank), and building ten thousand hits for a hook process that shows
+// twenty cost more than the scoring. So a line is only scored on the first
+// pass, its tags parsed into a buffer on the stack.
+func recordHits(root string, q query, warn func(string), best int) []Hit {
+	text, err := readIndexText(root, warn)
+	if err != nil || len(text) > math.MaxInt32 {
 		return nil
 	}
-	return indexHits(root, es)
+	var matches []ranked
+	eachIndexLine(text, func(at int, l indexLine) {
+		var buf [8]string
+		if s := q.score(l.title, l.appendTags(buf[:0])); s > 0 {
+			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(records.Display(l.category)))})
+		}
+	})
+	if best > 0 && len(matches) > best {
+		sortRanked(matches)
+		matches = matches[:best]
+		slices.SortFunc(matches, func(a, b ranked) int { return cmp.Compare(a.i, b.i) })
+	}
+	hits := make([]Hit, len(matches))
+	for n, m := range matches {
+		l := indexLineAt(text, int(m.i))
+		hits[n] = Hit{Category: records.Display(l.category), Title: l.title, Path: l.path,
+			Tags: l.appendTags(nil), Score: int(m.score), root: root}
+	}
+	return hits
 }
 
 // formatContext renders the block the hook prints. Titles, tags and paths

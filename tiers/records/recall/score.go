@@ -22,10 +22,26 @@ const (
 // to a title word and to a tag earns both; a prefix point only goes to a
 // token that matched nothing exactly.
 func Score(tokens map[string]struct{}, title string, tags []string) int {
+	return newQuery(tokens).score(title, tags)
+}
+
+// query is the prompt tokens as a slice: it scores every index line on
+// each prompt, and ranging over a map cost more than the comparisons.
+type query []string
+
+func newQuery(tokens map[string]struct{}) query {
+	q := make(query, 0, len(tokens))
+	for tok := range tokens {
+		q = append(q, tok)
+	}
+	return q
+}
+
+func (q query) score(title string, tags []string) int {
 	var buf [16]string
 	words := titleWords(title, buf[:0])
 	score := 0
-	for tok := range tokens {
+	for _, tok := range q {
 		inTitle := slices.Contains(words, tok)
 		inTags := slices.Contains(tags, tok)
 		if inTitle {

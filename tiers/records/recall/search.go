@@ -38,15 +38,17 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if len(tokens) == 0 {
 		return nil, fmt.Errorf("query %q has no searchable words (3+ letters, not stop words)", opts.Query)
 	}
-	hits := recordHits(opts.Root, tokens, warnFunc(opts.Warn))
+	q := newQuery(tokens)
+	hits := recordHits(opts.Root, q, warnFunc(opts.Warn), 0)
+	var others []Hit
 	if opts.IncludeArchive || opts.IncludeRetired {
-		hits = append(hits, inactiveHits(opts)...)
+		others = append(others, inactiveHits(opts)...)
 	}
-	hits = append(hits, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, opts.IncludeRetired)...)
+	others = append(others, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, opts.IncludeRetired)...)
 	if opts.IncludeArchive {
-		hits = append(hits, archiveHits(opts.Layout, opts.IncludeRetired)...)
+		others = append(others, archiveHits(opts.Layout, opts.IncludeRetired)...)
 	}
-	return rank(tokens, hits, opts.Now, opts.Limit), nil
+	return rank(append(hits, q.scoreHits(others)...), opts.Now, opts.Limit), nil
 }
 
 // inactiveHits are the retired and/or archived records, found by reading

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers"
-	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // referenceCategory labels a markdown entry that is not a decision,
@@ -16,22 +15,6 @@ const referenceCategory = "REFERENCE"
 
 // supersededStatus is the Status of a decision that a later one replaced.
 const supersededStatus = "superseded"
-
-// indexHits are the records of index.md. Paths are resolved only for the
-// few hits that get deep-checked.
-func indexHits(root string, es []records.Entry) []Hit {
-	hits := make([]Hit, 0, len(es))
-	for _, e := range es {
-		hits = append(hits, Hit{
-			Category: records.Display(e.Category),
-			Title:    e.Title,
-			Path:     e.Path,
-			Tags:     e.Tags,
-			root:     root,
-		})
-	}
-	return hits
-}
 
 // markdownHits are the entries of every *.md file in dir, cited relative
 // to base as file.md#Lline. A superseded decision is the markdown form of a
