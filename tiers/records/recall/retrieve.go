@@ -97,7 +97,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	hits = append(hits, q.scoreHits(markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, false))...)
+	hits = append(hits, q.scoreHits(referenceHits(opts.Layout, false))...)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

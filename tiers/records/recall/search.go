@@ -44,7 +44,7 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if opts.IncludeArchive || opts.IncludeRetired {
 		others = append(others, inactiveHits(opts)...)
 	}
-	others = append(others, markdownHits(opts.Layout.ReferenceDir(), opts.Layout.ZylosDir, opts.IncludeRetired)...)
+	others = append(others, referenceHits(opts.Layout, opts.IncludeRetired)...)
 	if opts.IncludeArchive {
 		others = append(others, archiveHits(opts.Layout, opts.IncludeRetired)...)
 	}

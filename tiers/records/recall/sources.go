@@ -17,30 +17,50 @@ const referenceCategory = "REFERENCE"
 const supersededStatus = "superseded"
 
 // markdownHits are the entries of every *.md file in dir, cited relative
-// to base as file.md#Lline. A superseded decision is the markdown form of a
-// retired record: left out unless withRetired. A file that cannot be read
-// is skipped: one bad file must not hide the rest of memory.
+// to base as file.md#Lline. A file that cannot be read is skipped: one bad
+// file must not hide the rest of memory.
 func markdownHits(dir, base string, withRetired bool) []Hit {
+	var files []fileEntries
+	for _, f := range markdownFiles(dir) {
+		if entries, err := parseMarkdown(f); err == nil {
+			files = append(files, fileEntries{path: f, entries: entries})
+		}
+	}
+	return hitsOf(files, base, withRetired)
+}
+
+// referenceHits are the entries of the reference tier, as markdownHits
+// but through the entry cache: retrieval reads them on every prompt.
+func referenceHits(l tiers.Layout, withRetired bool) []Hit {
+	files := cachedMarkdownFiles(l.ReferenceDir(), filepath.Join(l.StateDir(), entryCacheFile))
+	return hitsOf(files, l.ZylosDir, withRetired)
+}
+
+// fileEntries are the entries of one markdown file.
+type fileEntries struct {
+	path    string
+	entries []entryData
+}
+
+// markdownFiles are the *.md files of dir, sorted.
+func markdownFiles(dir string) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	sort.Strings(files)
+	return files
+}
+
+// hitsOf turns entries into hits. A superseded decision is the markdown
+// form of a retired record: left out unless withRetired.
+func hitsOf(files []fileEntries, base string, withRetired bool) []Hit {
 	var hits []Hit
 	for _, f := range files {
-		entries, err := tiers.ParseFile(f)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.Title == "" || !withRetired && e.Status() == supersededStatus {
+		cite := citePath(base, f.path)
+		for _, e := range f.entries {
+			if !withRetired && e.Status == supersededStatus {
 				continue
 			}
-			hits = append(hits, Hit{
-				Category: entryCategory(e.Kind),
-				Title:    e.Title,
-				Path:     fmt.Sprintf("%s#L%d", citePath(base, e.File), e.Line),
-				Tags:     entryTags(e),
-				Status:   e.Status(),
-				date:     e.Date,
-			})
+			hits = append(hits, Hit{Category: e.Category, Title: e.Title, Path: fmt.Sprintf("%s#L%d", cite, e.Line),
+				Tags: e.Tags, Status: e.Status, date: e.Date})
 		}
 	}
 	return hits
