@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -78,31 +79,34 @@ func readIndexText(root string, warn func(string)) (string, error) {
 	return text, nil
 }
 
-// readString reads a file straight into a string, without the second copy
-// of string(os.ReadFile(...)).
+// readString reads a file into a string without copying it: the index is
+// the largest thing a prompt reads, and in a fresh process every copied
+// megabyte is page faults. The bytes are never written after the read.
 func readString(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
 		return "", err
 	}
-	defer f.Close()
-	var b strings.Builder
-	if fi, err := f.Stat(); err == nil {
-		b.Grow(int(fi.Size()) + 1)
-	}
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return b.String(), nil
+	return unsafe.String(&data[0], len(data)), nil
 }
 
 // indexLine is one index line split in place: its fields are substrings
 // of the line and its tags are still raw, so a line that matches nothing
 // costs no allocation.
 type indexLine struct {
-	category, title, path string
-	rawTags               string // after "#tags:"; "" when there are none
+	category, display, title, path string
+	rawTags                        string // after "#tags:"; "" when there are none
 }
+
+// categoryOfDisplay is records.CategoryOfDisplay without its allocation
+// per line: display name to category.
+var categoryOfDisplay = func() map[string]string {
+	m := make(map[string]string, len(records.Categories))
+	for _, c := range records.Categories {
+		m[records.Display(c)] = c
+	}
+	return m
+}()
 
 // parseIndexLine accepts exactly what records.ParseEntry accepts:
 // ^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$ with a known category.
@@ -137,11 +141,12 @@ func splitIndexLine(line string) (indexLine, bool) {
 		return indexLine{}, false
 	}
 	end := strings.Index(rest, "] ")
-	if end <= 0 || !isDisplayName(rest[:end]) {
+	if end <= 0 {
 		return indexLine{}, false
 	}
-	cat := records.CategoryOfDisplay(rest[:end])
-	if cat == "" {
+	display := rest[:end]
+	cat, ok := categoryOfDisplay[display]
+	if !ok {
 		return indexLine{}, false
 	}
 	rest = rest[end+2:]
@@ -154,20 +159,11 @@ func splitIndexLine(line string) (indexLine, bool) {
 		}
 		at := from + i
 		if path, tags, ok := splitTarget(rest[at+4:]); ok && validTitle(rest[:at]) {
-			return indexLine{category: cat, title: rest[:at], path: path, rawTags: tags}, true
+			return indexLine{category: cat, display: display, title: rest[:at], path: path, rawTags: tags}, true
 		}
 		from = at + 1
 	}
 	return indexLine{}, false
-}
-
-func isDisplayName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 'A' || c > 'Z') && c != '_' {
-			return false
-		}
-	}
-	return true
 }
 
 // validTitle: the pattern's "." matches any character but a newline.

@@ -123,7 +123,7 @@ func recordHits(root string, q query, warn func(string), best int) []Hit {
 	eachIndexLine(text, func(at int, l indexLine) {
 		var buf [8]string
 		if s := q.score(l.title, l.appendTags(buf[:0])); s > 0 {
-			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(records.Display(l.category)))})
+			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(l.display))})
 		}
 	})
 	if best > 0 && len(matches) > best {
@@ -134,7 +134,7 @@ func recordHits(root string, q query, warn func(string), best int) []Hit {
 	hits := make([]Hit, len(matches))
 	for n, m := range matches {
 		l := indexLineAt(text, int(m.i))
-		hits[n] = Hit{Category: records.Display(l.category), Title: l.title, Path: l.path,
+		hits[n] = Hit{Category: l.display, Title: l.title, Path: l.path,
 			Tags: l.appendTags(nil), Score: int(m.score), root: root}
 	}
 	return hits
