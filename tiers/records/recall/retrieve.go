@@ -97,7 +97,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	hits = append(hits, q.scoreHits(referenceHits(opts.Layout, false))...)
+	hits = append(hits, referenceHits(opts.Layout, false, q)...)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

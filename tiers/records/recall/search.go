@@ -40,15 +40,14 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	}
 	q := newQuery(tokens)
 	hits := recordHits(opts.Root, q, warnFunc(opts.Warn), 0)
-	var others []Hit
 	if opts.IncludeArchive || opts.IncludeRetired {
-		others = append(others, inactiveHits(opts)...)
+		hits = append(hits, q.scoreHits(inactiveHits(opts))...)
 	}
-	others = append(others, referenceHits(opts.Layout, opts.IncludeRetired)...)
+	hits = append(hits, referenceHits(opts.Layout, opts.IncludeRetired, q)...)
 	if opts.IncludeArchive {
-		others = append(others, archiveHits(opts.Layout, opts.IncludeRetired)...)
+		hits = append(hits, archiveHits(opts.Layout, opts.IncludeRetired, q)...)
 	}
-	return rank(append(hits, q.scoreHits(others)...), opts.Now, opts.Limit), nil
+	return rank(hits, opts.Now, opts.Limit), nil
 }
 
 // inactiveHits are the retired and/or archived records, found by reading
@@ -74,14 +73,14 @@ func inactiveHits(opts SearchOptions) []Hit {
 }
 
 // archiveHits are the entries of the markdown archive, any depth below it.
-func archiveHits(l tiers.Layout, withRetired bool) []Hit {
+func archiveHits(l tiers.Layout, withRetired bool, q query) []Hit {
 	var hits []Hit
 	_ = filepath.WalkDir(l.ArchiveDir(), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			if strings.HasPrefix(d.Name(), ".") && p != l.ArchiveDir() {
 				return filepath.SkipDir
 			}
-			hits = append(hits, markdownHits(p, l.ZylosDir, withRetired)...)
+			hits = append(hits, markdownHits(p, l.ZylosDir, withRetired, q)...)
 		}
 		return nil
 	})

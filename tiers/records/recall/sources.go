@@ -17,23 +17,23 @@ const referenceCategory = "REFERENCE"
 const supersededStatus = "superseded"
 
 // markdownHits are the entries of every *.md file in dir, cited relative
-// to base as file.md#Lline. A file that cannot be read is skipped: one bad
-// file must not hide the rest of memory.
-func markdownHits(dir, base string, withRetired bool) []Hit {
+// to base as file.md#Lline, that match q. A file that cannot be read is
+// skipped: one bad file must not hide the rest of memory.
+func markdownHits(dir, base string, withRetired bool, q query) []Hit {
 	var files []fileEntries
 	for _, f := range markdownFiles(dir) {
 		if entries, err := parseMarkdown(f); err == nil {
 			files = append(files, fileEntries{path: f, entries: entries})
 		}
 	}
-	return hitsOf(files, base, withRetired)
+	return hitsOf(files, base, withRetired, q)
 }
 
 // referenceHits are the entries of the reference tier, as markdownHits
 // but through the entry cache: retrieval reads them on every prompt.
-func referenceHits(l tiers.Layout, withRetired bool) []Hit {
+func referenceHits(l tiers.Layout, withRetired bool, q query) []Hit {
 	files := cachedMarkdownFiles(l.ReferenceDir(), filepath.Join(l.StateDir(), entryCacheFile))
-	return hitsOf(files, l.ZylosDir, withRetired)
+	return hitsOf(files, l.ZylosDir, withRetired, q)
 }
 
 // fileEntries are the entries of one markdown file.
@@ -49,9 +49,10 @@ func markdownFiles(dir string) []string {
 	return files
 }
 
-// hitsOf turns entries into hits. A superseded decision is the markdown
-// form of a retired record: left out unless withRetired.
-func hitsOf(files []fileEntries, base string, withRetired bool) []Hit {
+// hitsOf turns the entries that match q into scored hits; the others cost
+// no citation string. A superseded decision is the markdown form of a
+// retired record: left out unless withRetired.
+func hitsOf(files []fileEntries, base string, withRetired bool, q query) []Hit {
 	var hits []Hit
 	for _, f := range files {
 		cite := citePath(base, f.path)
@@ -59,8 +60,10 @@ func hitsOf(files []fileEntries, base string, withRetired bool) []Hit {
 			if !withRetired && e.Status == supersededStatus {
 				continue
 			}
-			hits = append(hits, Hit{Category: e.Category, Title: e.Title, Path: fmt.Sprintf("%s#L%d", cite, e.Line),
-				Tags: e.Tags, Status: e.Status, date: e.Date})
+			if s := q.score(e.Title, e.Tags); s > 0 {
+				hits = append(hits, Hit{Category: e.Category, Title: e.Title, Path: fmt.Sprintf("%s#L%d", cite, e.Line),
+					Tags: e.Tags, Status: e.Status, Score: s, date: e.Date})
+			}
 		}
 	}
 	return hits
