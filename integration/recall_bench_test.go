@@ -77,6 +77,20 @@ func BenchmarkRecallRetrieveProcess(b *testing.B) {
 	}
 }
 
+// BenchmarkRecallRetrieveProcessFewMatches: the same hook for a prompt
+// that, like most real prompts, matches only a handful of index lines.
+func BenchmarkRecallRetrieveProcessFewMatches(b *testing.B) {
+	zd := recallBenchHome(b, 10000, 1000)
+	run := testutil.Run{ZylosDir: zd, Stdin: `{"prompt":"what happened with ticket 4242 and the grafana routing yesterday?"}`}
+	if res := run.Exec(b, "records", "retrieve"); res.Code != 0 || !strings.Contains(res.Stdout, "note 4242") {
+		b.Fatalf("exit %d stdout %q stderr %q", res.Code, res.Stdout, res.Stderr)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		run.Exec(b, "records", "retrieve")
+	}
+}
+
 // BenchmarkRecallCandidateProcess: candidate selection as a whole process
 // over 10,000 records (target < 20 ms).
 func BenchmarkRecallCandidateProcess(b *testing.B) {

@@ -57,3 +57,16 @@ func BenchmarkSelectCandidate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRetrieveFewMatches is one prompt over the same tree that, like
+// most real prompts, matches only a handful of its lines.
+func BenchmarkRetrieveFewMatches(b *testing.B) {
+	h := benchHome(b, 10000, 1000)
+	opts := RetrieveOptions{Prompt: "what happened with ticket 4242 and the grafana routing yesterday?", Root: h.root,
+		Layout: h.layout, Now: now}
+	for b.Loop() {
+		if out, err := Retrieve(b.Context(), opts); err != nil || !strings.Contains(out, "note 4242") {
+			b.Fatal(err, out)
+		}
+	}
+}

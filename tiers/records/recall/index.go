@@ -32,11 +32,19 @@ func indexEntries(text string, keep func(indexLine) bool) []records.Entry {
 // backtrack, which cost 20 ms per prompt over 10,000 lines, the whole
 // retrieval budget. fn also gets the offset of the line in text.
 func eachIndexLine(text string, fn func(at int, l indexLine)) {
-	for at := 0; at < len(text); {
-		line, _, _ := strings.Cut(text[at:], "\n")
+	eachLine(text, func(at int, line string) {
 		if l, ok := splitIndexLine(line); ok {
 			fn(at, l)
 		}
+	})
+}
+
+// eachLine calls fn for every line of text, without its "\n", and its
+// offset in text.
+func eachLine(text string, fn func(at int, line string)) {
+	for at := 0; at < len(text); {
+		line, _, _ := strings.Cut(text[at:], "\n")
+		fn(at, line)
 		at += len(line) + 1
 	}
 }

@@ -120,7 +120,14 @@ func recordHits(root string, q query, warn func(string), best int) []Hit {
 		return nil
 	}
 	var matches []ranked
-	eachIndexLine(text, func(at int, l indexLine) {
+	eachLine(text, func(at int, line string) {
+		if !q.mayMatch(line) {
+			return
+		}
+		l, ok := splitIndexLine(line)
+		if !ok {
+			return
+		}
 		var buf [8]string
 		if s := q.score(l.title, l.appendTags(buf[:0])); s > 0 {
 			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(l.display))})
