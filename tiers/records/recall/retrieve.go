@@ -115,8 +115,19 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 // twenty cost more than the scoring. So a line is only scored on the first
 // pass, its tags parsed into a buffer on the stack.
 func recordHits(root string, q query, warn func(string), best int) []Hit {
+	if hits, ok := mappedRecordHits(root, q, best); ok {
+		return hits
+	}
 	text, err := readIndexText(root, warn)
-	if err != nil || len(text) > math.MaxInt32 {
+	if err != nil {
+		return nil
+	}
+	return indexHits(root, text, q, best)
+}
+
+// indexHits are recordHits of an index text; their strings point into it.
+func indexHits(root, text string, q query, best int) []Hit {
+	if len(text) > math.MaxInt32 {
 		return nil
 	}
 	var matches []ranked

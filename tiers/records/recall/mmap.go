@@ -1,0 +1,61 @@
+package recall
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// mappedRecordHits is recordHits over a read-only mapping of the index:
+// in a fresh hook process, copying a megabyte index into new pages cost
+// more than a tenth of the prompt's budget, and most of its lines are
+// only glanced at. The hits are copied out before the mapping goes. ok is
+// false when the index cannot be mapped (missing: the caller rebuilds it)
+// or shrank under the mapping, which an edit in place can do; the caller
+// then reads it the ordinary way.
+func mappedRecordHits(root string, q query, best int) (hits []Hit, ok bool) {
+	f, err := os.Open(filepath.Join(root, records.IndexFile))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 || st.Size() > math.MaxInt32 {
+		return nil, false
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Munmap(data)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			hits, ok = nil, false
+		}
+	}()
+	hits = indexHits(root, unsafe.String(&data[0], len(data)), q, best)
+	for i := range hits {
+		cloneHit(&hits[i])
+	}
+	return hits, true
+}
+
+// cloneHit gives h strings of its own, free of the mapped index.
+func cloneHit(h *Hit) {
+	h.Category = strings.Clone(h.Category)
+	h.Title = strings.Clone(h.Title)
+	h.Path = strings.Clone(h.Path)
+	for i, t := range h.Tags {
+		h.Tags[i] = strings.Clone(t)
+	}
+}
