@@ -63,12 +63,7 @@ func (w *writer) retire(d doc) (Answer, error) {
 		return nil, newError(ErrDelete, "target", w.t.shown, "error", "record is archived; must unarchive before retiring",
 			"fix", "Run --action unarchive first")
 	}
-	reason := w.reason("No reason provided")
-	d["record_status"], d["retired_at"], d["retired_reason"], d["updated_at"] = StatusRetired, w.now(), reason, w.now()
-	delete(d, "archived_at")
-	delete(d, "archived_reason")
-	d.appendChange(Change{Date: w.now(), Summary: "Retired: " + reason})
-	return Answer{{"status", "retired"}, {"target", w.t.shown}, {"reason", reason}}, nil
+	return w.settle(d, StatusRetired, StatusArchived, "Retired"), nil
 }
 
 func (w *writer) archive(d doc) (Answer, error) {
@@ -79,12 +74,29 @@ func (w *writer) archive(d doc) (Answer, error) {
 		return nil, newError(ErrArchive, "target", w.t.shown, "error", "only active records can be archived (this one is retired)",
 			"fix", "Run --action restore first")
 	}
+	return w.settle(d, StatusArchived, StatusRetired, "Archived"), nil
+}
+
+// settle moves d into the end state status (retired or archived): it
+// stamps that state's <status>_at and _reason fields and clears those of
+// the other end state, so a record never carries both.
+func (w *writer) settle(d doc, status, other, verb string) Answer {
 	reason := w.reason("No reason provided")
-	d["record_status"], d["archived_at"], d["archived_reason"], d["updated_at"] = StatusArchived, w.now(), reason, w.now()
-	delete(d, "retired_at")
-	delete(d, "retired_reason")
-	d.appendChange(Change{Date: w.now(), Summary: "Archived: " + reason})
-	return Answer{{"status", "archived"}, {"target", w.t.shown}, {"reason", reason}}, nil
+	d["record_status"], d[status+"_at"], d[status+"_reason"], d["updated_at"] = status, w.now(), reason, w.now()
+	delete(d, other+"_at")
+	delete(d, other+"_reason")
+	d.appendChange(Change{Date: w.now(), Summary: verb + ": " + reason})
+	return Answer{{"status", status}, {"target", w.t.shown}, {"reason", reason}}
+}
+
+// reactivate brings d back to active from the end state from, dropping
+// that state's stamp, and answers with status answer.
+func (w *writer) reactivate(d doc, from, summary, answer string) Answer {
+	d["record_status"], d["updated_at"] = StatusActive, w.now()
+	delete(d, from+"_at")
+	delete(d, from+"_reason")
+	d.appendChange(Change{Date: w.now(), Summary: summary})
+	return Answer{{"status", answer}, {"target", w.t.shown}}
 }
 
 func (w *writer) unarchive(d doc) (Answer, error) {
@@ -92,11 +104,7 @@ func (w *writer) unarchive(d doc) (Answer, error) {
 		return nil, newError(ErrUnarchive, "target", w.t.shown, "error", "only archived records can be unarchived (this one is "+d.status()+")",
 			"fix", "Nothing to do, or use --action restore for a retired record")
 	}
-	d["record_status"], d["updated_at"] = StatusActive, w.now()
-	delete(d, "archived_at")
-	delete(d, "archived_reason")
-	d.appendChange(Change{Date: w.now(), Summary: "Unarchived"})
-	return Answer{{"status", "unarchived"}, {"target", w.t.shown}}, nil
+	return w.reactivate(d, StatusArchived, "Unarchived", "unarchived"), nil
 }
 
 // restore brings a retired record back while the grace period
@@ -113,9 +121,5 @@ func (w *writer) restore(d doc) (Answer, error) {
 			"error", fmt.Sprintf("the grace period of %d days has passed", cfg.GracePeriodDays),
 			"fix", "Create a new record instead")
 	}
-	d["record_status"], d["updated_at"] = StatusActive, w.now()
-	delete(d, "retired_at")
-	delete(d, "retired_reason")
-	d.appendChange(Change{Date: w.now(), Summary: "Restored from retirement"})
-	return Answer{{"status", "restored"}, {"target", w.t.shown}}, nil
+	return w.reactivate(d, StatusRetired, "Restored from retirement", "restored"), nil
 }
