@@ -21,8 +21,12 @@ var (
 	buildErr  error
 )
 
-// BuildTags are the tags the Makefile builds the binary with.
-const BuildTags = "urfave_cli_no_docs"
+// BuildTags and BuildLDFlags are what the Makefile builds the binary
+// with, so the tests and benchmarks run the binary users install.
+const (
+	BuildTags    = "urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension"
+	BuildLDFlags = "-extldflags=-static"
+)
 
 // Main runs a package's tests and then removes the binary Binary built, so
 // test runs leave nothing behind. Use it as the body of TestMain.
@@ -53,7 +57,7 @@ func Binary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "zylos-memory")
-		cmd := exec.Command("go", "build", "-tags", BuildTags, "-o", binPath, "./cmd/zylos-memory")
+		cmd := exec.Command("go", "build", "-tags", BuildTags, "-ldflags", BuildLDFlags, "-o", binPath, "./cmd/zylos-memory")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = errors.New("go build ./cmd/zylos-memory: " + err.Error() + "\n" + string(out))
