@@ -2,45 +2,99 @@ package recall
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unsafe"
 )
 
-// mayMatch is a cheap test run on every raw index line before it is split
-// and tokenized: false means the line cannot score for q. A line scores
-// only if some token equals or starts a title word or a tag, so the token
-// is a substring of the lowercased line. A line with a non-ASCII byte (or
-// a very long one) is always let through, because Unicode lowercasing can
-// turn such bytes into ASCII letters (the Kelvin sign into "k").
-func (q query) mayMatch(line string) bool {
-	var buf [256]byte
-	if len(line) > len(buf) {
-		return true
+// scanChunk is how much of the index is lowercased at a time: small
+// enough to stay in cache and to cost a fresh hook process only a few
+// new pages, large enough that the per-chunk work is noise.
+const scanChunk = 16 << 10
+
+// eachCandidateLine calls fn, in index order, for every line of text that
+// may score for q, with its offset in text; the other lines are never
+// split or tokenized. A line scores only if some token equals or starts a
+// title word or a tag, so the token is a substring of the lowercased line.
+// The text is lowercased a chunk at a time and each token is searched
+// across the whole chunk, which is many times faster than testing the
+// tokens line by line. A line with a non-ASCII byte, or one longer than a
+// chunk, is always a candidate: Unicode lowercasing can turn such bytes
+// into ASCII letters (the Kelvin sign into "k").
+func (q query) eachCandidateLine(text string, fn func(at int, line string)) {
+	var buf [scanChunk]byte
+	var marks []int
+	for start := 0; start < len(text); {
+		end := len(text)
+		if end-start > scanChunk {
+			end = start + strings.LastIndexByte(text[start:start+scanChunk], '\n') + 1
+			if end == start { // one line longer than a chunk
+				line, _, _ := strings.Cut(text[start:], "\n")
+				fn(start, line)
+				start += len(line) + 1
+				continue
+			}
+		}
+		lower := buf[:copy(buf[:], text[start:end])]
+		ascii := lowerASCII(lower)
+		marks = q.matchingLines(unsafe.String(unsafe.SliceData(lower), len(lower)), ascii, marks[:0])
+		for _, at := range marks {
+			line, _, _ := strings.Cut(text[start+at:], "\n")
+			fn(start+at, line)
+		}
+		start = end
 	}
-	lower := buf[:copy(buf[:], line)]
-	if !lowerASCII(lower) {
-		return true
-	}
-	s := unsafe.String(unsafe.SliceData(lower), len(lower))
+}
+
+// matchingLines appends to marks the offsets, sorted and distinct, of the
+// lines of the lowercased chunk that contain a token or, unless the chunk
+// is all ASCII, a non-ASCII byte.
+func (q query) matchingLines(chunk string, ascii bool, marks []int) []int {
 	for _, tok := range q {
-		if strings.Contains(s, tok) {
-			return true
+		for from := 0; from < len(chunk); {
+			i := strings.Index(chunk[from:], tok)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			lineStart := strings.LastIndexByte(chunk[:at], '\n') + 1
+			marks = append(marks, lineStart)
+			from = nextLine(chunk, at)
 		}
 	}
-	return false
+	if !ascii {
+		for at := 0; at < len(chunk); at = nextLine(chunk, at) {
+			if line, _, _ := strings.Cut(chunk[at:], "\n"); !isASCII(line) {
+				marks = append(marks, at)
+			}
+		}
+	}
+	slices.Sort(marks)
+	return slices.Compact(marks)
+}
+
+// nextLine is the offset of the line after the one holding offset at.
+func nextLine(s string, at int) int {
+	if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
+		return at + nl + 1
+	}
+	return len(s)
 }
 
 const highBits = 0x8080808080808080
 
 // lowerASCII lowercases the ASCII letters of b in place, eight bytes at a
-// time, and reports whether b is all ASCII (when it is not, b is left
-// partly lowered).
+// time, leaves every other byte as it is and reports whether b is all
+// ASCII.
 func lowerASCII(b []byte) bool {
+	ascii := true
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		if x&highBits != 0 {
-			return false
+			ascii = false
+			lowerBytes(b[i : i+8])
+			continue
 		}
 		// The high bit of a byte of lo is set when it is >= 'A', of hi
 		// when it is > 'Z'; below 0x80 no byte carries into the next.
@@ -48,12 +102,27 @@ func lowerASCII(b []byte) bool {
 		hi := x + 0x2525252525252525
 		binary.LittleEndian.PutUint64(b[i:], x|(lo&^hi&highBits)>>2)
 	}
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
+	return lowerBytes(b[i:]) && ascii
+}
+
+// lowerBytes is lowerASCII one byte at a time.
+func lowerBytes(b []byte) bool {
+	ascii := true
+	for i, c := range b {
+		switch {
 		case c >= 0x80:
-			return false
+			ascii = false
 		case 'A' <= c && c <= 'Z':
 			b[i] = c + 'a' - 'A'
+		}
+	}
+	return ascii
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
 		}
 	}
 	return true

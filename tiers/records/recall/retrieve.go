@@ -131,10 +131,7 @@ func indexHits(root, text string, q query, best int) []Hit {
 		return nil
 	}
 	var matches []ranked
-	eachLine(text, func(at int, line string) {
-		if !q.mayMatch(line) {
-			return
-		}
+	q.eachCandidateLine(text, func(at int, line string) {
 		l, ok := splitIndexLine(line)
 		if !ok {
 			return
