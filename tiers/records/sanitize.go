@@ -61,11 +61,13 @@ func SanitizeTag(t string) string {
 	return strings.Join(strings.Fields(t), " ")
 }
 
+// xmlEscaper is shared: a Replacer builds its tables on first use, a few
+// kilobytes that a hook process should pay once, not once per line.
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // EscapeXML escapes the three characters that could close or open a tag
 // around injected memory context.
-func EscapeXML(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+func EscapeXML(s string) string { return xmlEscaper.Replace(s) }
 
 // Truncate cuts s to at most n characters.
 func Truncate(s string, n int) string {

@@ -1,11 +1,14 @@
 package recall
 
 import (
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/tiers"
@@ -14,62 +17,25 @@ import (
 // entryCacheFile, under the state directory, holds what retrieval needs
 // of each reference file, so a prompt does not parse the whole reference
 // tier with goldmark: over a thousand entries that was the largest part
-// of the hook's time.
-const entryCacheFile = "recall-entries.json"
+// of the hook's time. It is text in the shape of the entry lines
+// retrieval scores (see entryText), so a warm prompt reads it once and
+// scores it with the index's pre-filter, decoding only the lines that can
+// match: decoding a JSON form of it cost a fresh hook process more than a
+// millisecond of allocations.
+const entryCacheFile = "recall-entries"
 
-// entryCacheVersion changes whenever what is cached or how it is
-// extracted changes; a cache of another version is rebuilt.
-const entryCacheVersion = 1
+// oldEntryCacheFile is the JSON cache of earlier versions, removed when the
+// text cache is written.
+const oldEntryCacheFile = "recall-entries.json"
 
-type entryCache struct {
-	Version int                   `json:"version"`
-	Files   map[string]cachedFile `json:"files"` // by absolute path
-}
+// entryCacheHeader starts the cache; it changes whenever what is cached or
+// how it is extracted changes, and a cache with another header is rebuilt.
+const entryCacheHeader = "zylos-memory recall entries 2\n"
 
-// cachedFile is the retrieval data of one markdown file, valid while the
-// file's size, mtime and inode are those of key.
-type cachedFile struct {
-	Key     fileKey     `json:"key"`
-	Entries []entryData `json:"entries"`
-}
-
+// fileKey tells whether a markdown file changed since it was cached.
 type fileKey struct {
-	Size    int64  `json:"size"`
-	ModNano int64  `json:"mtime_ns"`
-	Inode   uint64 `json:"inode"`
-}
-
-// cachedMarkdownFiles are the entries of each *.md file in dir, read from
-// the cache file where a file's key is unchanged and parsed otherwise. The
-// cache is rewritten only when something changed; any problem with it
-// (corrupt, unreadable, read-only home) just means parsing, never an error.
-func cachedMarkdownFiles(dir, cacheFile string) []fileEntries {
-	old := loadEntryCache(cacheFile)
-	next := entryCache{Version: entryCacheVersion, Files: map[string]cachedFile{}}
-	changed := false
-	var out []fileEntries
-	for _, f := range markdownFiles(dir) {
-		// The key is taken before the parse: a file that changes during
-		// the parse gets a new key and is parsed again next time.
-		key, err := keyOf(f)
-		if err != nil {
-			continue
-		}
-		c, ok := old.Files[f]
-		if !ok || c.Key != key {
-			entries, err := parseMarkdown(f)
-			if err != nil {
-				continue
-			}
-			c, changed = cachedFile{Key: key, Entries: entries}, true
-		}
-		next.Files[f] = c
-		out = append(out, fileEntries{path: f, entries: c.Entries})
-	}
-	if changed || len(next.Files) != len(old.Files) {
-		saveEntryCache(cacheFile, next)
-	}
-	return out
+	size, modNano int64
+	inode         uint64
 }
 
 func keyOf(path string) (fileKey, error) {
@@ -77,40 +43,188 @@ func keyOf(path string) (fileKey, error) {
 	if err != nil {
 		return fileKey{}, err
 	}
-	k := fileKey{Size: fi.Size(), ModNano: fi.ModTime().UnixNano()}
+	k := fileKey{size: fi.Size(), modNano: fi.ModTime().UnixNano()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		k.Inode = uint64(st.Ino)
+		k.inode = uint64(st.Ino)
 	}
 	return k, nil
 }
 
-func loadEntryCache(path string) entryCache {
-	var c entryCache
-	data, err := os.ReadFile(path)
-	if err != nil || json.Unmarshal(data, &c) != nil || c.Version != entryCacheVersion {
-		return entryCache{}
+// cachedEntryText is the entry text of the *.md files of dir, from the
+// cache file when no file changed. Changed or new files are parsed and the
+// cache rewritten; any problem with it (corrupt, unreadable, read-only
+// home) just means parsing, never an error.
+func cachedEntryText(dir, cacheFile string) string {
+	data, _ := os.ReadFile(cacheFile)
+	// data is never written again: the text can share its memory.
+	cached := unsafe.String(unsafe.SliceData(data), len(data))
+	old := cachedSections(cached)
+	files := markdownFiles(dir)
+	keys := make([]fileKey, len(files))
+	fresh := len(files) == len(old)
+	for i, f := range files {
+		// The key is taken before any parse: a file that changes during
+		// the parse gets a new key and is parsed again next time.
+		key, err := keyOf(f)
+		s, ok := old[f]
+		keys[i], fresh = key, fresh && err == nil && ok && s.key == key
 	}
-	return c
+	if fresh {
+		return cached
+	}
+	var b strings.Builder
+	b.WriteString(entryCacheHeader)
+	for i, f := range files {
+		if s, ok := old[f]; ok && s.key == keys[i] {
+			b.WriteString(s.text)
+		} else if entries, err := parseMarkdown(f); err == nil {
+			writeSection(&b, f, keys[i], entries)
+		}
+	}
+	text := b.String()
+	if os.MkdirAll(filepath.Dir(cacheFile), 0o755) == nil && atomicfile.WriteFile(cacheFile, []byte(text), 0o644) == nil {
+		_ = os.Remove(filepath.Join(filepath.Dir(cacheFile), oldEntryCacheFile))
+	}
+	return text
 }
 
-func saveEntryCache(path string, c entryCache) {
-	data, err := json.Marshal(c)
-	if err != nil {
-		return
+// entryText is the entry text of files parsed now, for tiers read too
+// rarely to cache (the archive).
+func entryText(files []string) string {
+	var b strings.Builder
+	for _, f := range files {
+		if entries, err := parseMarkdown(f); err == nil {
+			writeSection(&b, f, fileKey{}, entries)
+		}
 	}
-	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		_ = atomicfile.WriteFile(path, data, 0o644)
+	return b.String()
+}
+
+// A section is one file's header line,
+//
+//	@ <size> <mtime ns> <inode> "<path>"
+//
+// then one line per entry (see writeEntry).
+func writeSection(b *strings.Builder, path string, key fileKey, entries []entryData) {
+	fmt.Fprintf(b, "@ %d %d %d %s\n", key.size, key.modNano, key.inode, strconv.Quote(path))
+	for _, e := range entries {
+		writeEntry(b, e)
 	}
+}
+
+type section struct {
+	key  fileKey
+	text string // the section, header line included
+}
+
+// cachedSections splits a cache text into its sections by path; nil when
+// the text is not a cache of this version or is damaged.
+func cachedSections(text string) map[string]section {
+	rest, ok := strings.CutPrefix(text, entryCacheHeader)
+	if !ok {
+		return nil
+	}
+	out := map[string]section{}
+	for rest != "" {
+		path, key, ok := parseSectionHeader(rest)
+		if !ok {
+			return nil
+		}
+		end := strings.Index(rest, "\n@ ") + 1
+		if end == 0 {
+			end = len(rest)
+		}
+		out[path] = section{key: key, text: rest[:end]}
+		rest = rest[end:]
+	}
+	return out
+}
+
+// parseSectionHeader parses the header line at the start of s.
+func parseSectionHeader(s string) (path string, key fileKey, ok bool) {
+	line, _, _ := strings.Cut(s, "\n")
+	_, err := fmt.Sscanf(line, "@ %d %d %d %q", &key.size, &key.modNano, &key.inode, &path)
+	return path, key, err == nil
 }
 
 // entryData is what retrieval uses of a markdown entry.
 type entryData struct {
-	Category string    `json:"category"`
-	Title    string    `json:"title"`
-	Line     int       `json:"line"`
-	Tags     []string  `json:"tags,omitempty"`
-	Status   string    `json:"status,omitempty"`
-	Date     time.Time `json:"date,omitzero"`
+	Category string
+	Title    string
+	Line     int
+	Tags     []string
+	Status   string
+	Date     time.Time
+}
+
+// writeEntry writes e as one line,
+//
+//	<line> <CATEGORY> <date or -> "<status>" "<tags,comma,separated>" "<title>"
+//
+// What comes from the markdown is quoted, so no newline or tab of it can
+// break the line, and every [a-z0-9] run of it survives as it is, which is
+// what the pre-filter looks for.
+func writeEntry(b *strings.Builder, e entryData) {
+	date := "-"
+	if !e.Date.IsZero() {
+		date = e.Date.Format(time.RFC3339)
+	}
+	fmt.Fprintf(b, "%d %s %s %s %s %s\n", e.Line, e.Category, date,
+		strconv.Quote(e.Status), strconv.Quote(strings.Join(e.Tags, ",")), strconv.Quote(e.Title))
+}
+
+// entryLine is one entry line split into fields; its strings point into
+// the line unless they had escapes.
+type entryLine struct {
+	line                   int
+	category, date, status string
+	rawTags, title         string
+}
+
+func parseEntryLine(s string) (e entryLine, ok bool) {
+	var fields [3]string
+	for i := range fields {
+		if fields[i], s, ok = strings.Cut(s, " "); !ok {
+			return entryLine{}, false
+		}
+	}
+	n, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return entryLine{}, false
+	}
+	e = entryLine{line: n, category: fields[1], date: fields[2]}
+	for i, dst := range []*string{&e.status, &e.rawTags, &e.title} {
+		if i > 0 {
+			if s, ok = strings.CutPrefix(s, " "); !ok {
+				return entryLine{}, false
+			}
+		}
+		if *dst, s, ok = unquotePrefix(s); !ok {
+			return entryLine{}, false
+		}
+	}
+	return e, s == ""
+}
+
+// unquotePrefix unquotes the Go string literal at the start of s.
+func unquotePrefix(s string) (value, rest string, ok bool) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", "", false
+	}
+	value, err = strconv.Unquote(q)
+	return value, s[len(q):], err == nil
+}
+
+// appendTags appends the entry's tags to dst.
+func (e entryLine) appendTags(dst []string) []string {
+	if e.rawTags == "" {
+		return dst
+	}
+	for t := range strings.SplitSeq(e.rawTags, ",") {
+		dst = append(dst, t)
+	}
+	return dst
 }
 
 // parseMarkdown extracts the entries of one markdown file that have a

@@ -1,9 +1,9 @@
 package recall
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +21,7 @@ func inode(tb testing.TB, path string) uint64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return k.Inode
+	return k.inode
 }
 
 // TestEntryCacheWarmMatchesCold: the answer from the cache is the answer
@@ -55,16 +55,81 @@ func TestEntryCacheReparsesEditedFile(t *testing.T) {
 }
 
 func TestEntryCacheCorruptIgnored(t *testing.T) {
-	for _, bad := range []string{"{not json", `{"version":999,"files":{}}`, ""} {
+	for _, bad := range []string{
+		"{not json",
+		`{"version":1,"files":{}}`,
+		"",
+		"zylos-memory recall entries 1\n",
+		entryCacheHeader + "@ 1 2 3 not-quoted\n",
+		entryCacheHeader + "@ x\n3 DECISION - \"\" \"\" \"Postgres\"\n",
+	} {
 		h := sampleHome(t)
 		h.file(t, ".state/"+entryCacheFile, bad)
 		testutil.Golden(t, "testdata/retrieve_postgres.golden", []byte(h.retrieve(t, cachePrompt)))
 		data, err := os.ReadFile(h.cacheFile())
-		var c entryCache
-		if err != nil || json.Unmarshal(data, &c) != nil || c.Version != entryCacheVersion || len(c.Files) != 1 {
+		if sections := cachedSections(string(data)); err != nil || len(sections) != 1 {
 			t.Errorf("cache %q not rebuilt: %v %s", bad, err, data)
 		}
 	}
+}
+
+// TestEntryCacheReplacesJSON: the JSON cache of earlier versions goes when
+// the text cache is written, so the state directory holds one cache.
+func TestEntryCacheReplacesJSON(t *testing.T) {
+	h := sampleHome(t)
+	h.file(t, ".state/"+oldEntryCacheFile, `{"version":1,"files":{}}`)
+	h.retrieve(t, cachePrompt)
+	if _, err := os.Stat(filepath.Join(h.layout.StateDir(), oldEntryCacheFile)); !os.IsNotExist(err) {
+		t.Errorf("old cache still there: %v", err)
+	}
+}
+
+func TestEntryLineRoundTrip(t *testing.T) {
+	for _, e := range []entryData{
+		{Category: "DECISION", Title: "Use Postgres", Line: 3, Tags: []string{"db", "auth"}, Status: "active",
+			Date: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)},
+		{Category: "REFERENCE", Title: "tab\tnew\nline \"quoted\" \\ \u200b\u202e \u212aafka", Line: 1},
+		{Category: "PROJECT", Title: "x", Line: 99999, Status: "-"},
+	} {
+		var b strings.Builder
+		writeEntry(&b, e)
+		line := strings.TrimSuffix(b.String(), "\n")
+		if strings.Contains(line, "\n") {
+			t.Fatalf("entry %q written over two lines", e.Title)
+		}
+		got, ok := parseEntryLine(line)
+		if !ok || got.title != e.Title || got.status != e.Status || got.line != e.Line || got.category != e.Category ||
+			!slices.Equal(got.appendTags(nil), e.Tags) {
+			t.Errorf("round trip of %+v: %+v, %v", e, got, ok)
+		}
+	}
+}
+
+// FuzzEntryHits holds the cached form to the entries it stands for: an
+// entry that scores is found in the text with its fields intact, and no
+// line of a damaged text breaks the scan.
+func FuzzEntryHits(f *testing.F) {
+	f.Add("Use Postgres for auth", "db,auth", "active", "postgres auth")
+	f.Add("\u212aafka \"x\"\n@ 1 2 3 \"p\"", "", "superseded", "kafka")
+	f.Fuzz(func(t *testing.T, title, tags, status, prompt string) {
+		q := newQuery(Tokenize(prompt))
+		e := entryData{Category: "DECISION", Title: title, Line: 7, Status: status}
+		if tags != "" {
+			e.Tags = strings.Split(tags, ",")
+		}
+		var b strings.Builder
+		writeSection(&b, "/m/reference/decisions.md", fileKey{}, []entryData{e})
+		hits := entryHits(b.String(), "/m", true, q)
+		want := q.score(e.Title, e.Tags)
+		switch {
+		case want == 0 && len(hits) != 0:
+			t.Errorf("entry %q scores 0 but was hit", title)
+		case want > 0 && (len(hits) != 1 || hits[0].Title != title || hits[0].Score != want ||
+			hits[0].Path != "reference/decisions.md#L7"):
+			t.Errorf("entry %q (score %d) came back as %+v", title, want, hits)
+		}
+		entryHits(title+"\n"+tags+"\n"+status, "/m", true, q) // damaged text: must not panic
+	})
 }
 
 // TestEntryCacheUnwritableState: a state directory that cannot be written

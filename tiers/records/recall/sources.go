@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -20,26 +21,14 @@ const supersededStatus = "superseded"
 // to base as file.md#Lline, that match q. A file that cannot be read is
 // skipped: one bad file must not hide the rest of memory.
 func markdownHits(dir, base string, withRetired bool, q query) []Hit {
-	var files []fileEntries
-	for _, f := range markdownFiles(dir) {
-		if entries, err := parseMarkdown(f); err == nil {
-			files = append(files, fileEntries{path: f, entries: entries})
-		}
-	}
-	return hitsOf(files, base, withRetired, q)
+	return entryHits(entryText(markdownFiles(dir)), base, withRetired, q)
 }
 
 // referenceHits are the entries of the reference tier, as markdownHits
 // but through the entry cache: retrieval reads them on every prompt.
 func referenceHits(l tiers.Layout, withRetired bool, q query) []Hit {
-	files := cachedMarkdownFiles(l.ReferenceDir(), filepath.Join(l.StateDir(), entryCacheFile))
-	return hitsOf(files, l.ZylosDir, withRetired, q)
-}
-
-// fileEntries are the entries of one markdown file.
-type fileEntries struct {
-	path    string
-	entries []entryData
+	text := cachedEntryText(l.ReferenceDir(), filepath.Join(l.StateDir(), entryCacheFile))
+	return entryHits(text, l.ZylosDir, withRetired, q)
 }
 
 // markdownFiles are the *.md files of dir, sorted.
@@ -49,24 +38,55 @@ func markdownFiles(dir string) []string {
 	return files
 }
 
-// hitsOf turns the entries that match q into scored hits; the others cost
-// no citation string. A superseded decision is the markdown form of a
-// retired record: left out unless withRetired.
-func hitsOf(files []fileEntries, base string, withRetired bool, q query) []Hit {
+// entryHits are the entries of an entry text (see writeSection) that
+// match q, scored; only the lines the pre-filter lets through are decoded.
+// A superseded decision is the markdown form of a retired record: left
+// out unless withRetired.
+func entryHits(text, base string, withRetired bool, q query) []Hit {
+	sections := sectionStarts(text)
 	var hits []Hit
-	for _, f := range files {
-		cite := citePath(base, f.path)
-		for _, e := range f.entries {
-			if !withRetired && e.Status == supersededStatus {
-				continue
+	cur, cite := -1, ""
+	q.eachCandidateLine(text, func(at int, line string) {
+		if strings.HasPrefix(line, "@ ") {
+			return
+		}
+		e, ok := parseEntryLine(line)
+		if !ok || !withRetired && e.status == supersededStatus {
+			return
+		}
+		var buf [8]string
+		score := q.score(e.title, e.appendTags(buf[:0]))
+		if score == 0 {
+			return
+		}
+		n := cur
+		for n+1 < len(sections) && sections[n+1] < at {
+			n++
+		}
+		if n != cur {
+			path, _, ok := parseSectionHeader(text[sections[n]:])
+			if !ok {
+				return
 			}
-			if s := q.score(e.Title, e.Tags); s > 0 {
-				hits = append(hits, Hit{Category: e.Category, Title: e.Title, Path: fmt.Sprintf("%s#L%d", cite, e.Line),
-					Tags: e.Tags, Status: e.Status, Score: s, date: e.Date})
-			}
+			cur, cite = n, citePath(base, path)
+		}
+		date, _ := time.Parse(time.RFC3339, e.date)
+		hits = append(hits, Hit{Category: e.category, Title: e.title, Path: fmt.Sprintf("%s#L%d", cite, e.line),
+			Tags: e.appendTags(nil), Status: e.status, Score: score, date: date})
+	})
+	return hits
+}
+
+// sectionStarts are the offsets of the section header lines of an entry
+// text, in order.
+func sectionStarts(text string) []int {
+	var starts []int
+	for at := 0; at < len(text); at = nextLine(text, at) {
+		if strings.HasPrefix(text[at:], "@ ") {
+			starts = append(starts, at)
 		}
 	}
-	return hits
+	return starts
 }
 
 func entryCategory(k tiers.EntryKind) string {
