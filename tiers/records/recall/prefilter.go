@@ -51,8 +51,9 @@ func (q query) eachCandidateLine(text string, fn func(at int, line string)) {
 // is all ASCII, a non-ASCII byte.
 func (q query) matchingLines(chunk string, ascii bool, marks []int) []int {
 	for _, tok := range q {
+		anchor := rarestByte(tok)
 		for from := 0; from < len(chunk); {
-			i := strings.Index(chunk[from:], tok)
+			i := indexAnchored(chunk[from:], tok, anchor)
 			if i < 0 {
 				break
 			}
@@ -71,6 +72,42 @@ func (q query) matchingLines(chunk string, ascii bool, marks []int) []int {
 	}
 	slices.Sort(marks)
 	return slices.Compact(marks)
+}
+
+// byteRarity ranks the bytes of tokens from rarest to most common in
+// English text, digits in the middle: index lines are titles, tags and
+// paths with numbered ids.
+const byteRarity = "zqxjkvbpygfw0123456789mucldrhsnioate"
+
+// rarestByte is the offset in tok of its rarest byte.
+func rarestByte(tok string) int {
+	best, rank := 0, len(byteRarity)
+	for i := 0; i < len(tok); i++ {
+		if r := strings.IndexByte(byteRarity, tok[i]); r >= 0 && r < rank {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// indexAnchored is strings.Index(s, tok), found by hopping between the
+// occurrences of tok's rarest byte (at offset anchor in tok) rather than
+// of its first byte: on an index of English titles, the first byte of a
+// word is often a common letter, and so are the two after it.
+func indexAnchored(s, tok string, anchor int) int {
+	c := tok[anchor]
+	for from := anchor; from < len(s); {
+		j := strings.IndexByte(s[from:], c)
+		if j < 0 {
+			return -1
+		}
+		start := from + j - anchor
+		if start+len(tok) <= len(s) && s[start:start+len(tok)] == tok {
+			return start
+		}
+		from += j + 1
+	}
+	return -1
 }
 
 // nextLine is the offset of the line after the one holding offset at.
