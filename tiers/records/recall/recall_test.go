@@ -50,6 +50,9 @@ func TestScore(t *testing.T) {
 		{"combined", "JWT authentication tokens", "jwt auth security toke", []string{"auth", "security"}, 9},
 		{"title and tag both", "JWT keys", "jwt", []string{"jwt"}, 5},
 		{"prefix of a tag", "Keys", "secu", []string{"security"}, 1},
+		{"no prefix point from a stop word", "These notes", "thes", nil, 0},
+		{"a tag is never a stop word", "Keys", "thes", []string{"these"}, 1},
+		{"short title words", "DB on S3", "db s3", nil, 0},
 	}
 	for _, tt := range tests {
 		if got := Score(Tokenize(tt.query), tt.title, tt.tags); got != tt.want {

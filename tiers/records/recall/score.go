@@ -53,35 +53,39 @@ func (q query) score(title string, tags []string) int {
 		if inTitle || inTags || len(tok) < minPrefixLen {
 			continue
 		}
-		if prefixOfAny(tok, words) || prefixOfAny(tok, tags) {
+		if prefixOfAny(tok, words, true) || prefixOfAny(tok, tags, false) {
 			score += prefixPoints
 		}
 	}
 	return score
 }
 
-// titleWords are the tokens of a title (as Tokenize, duplicates kept)
-// appended to dst: a slice, not a set, because it runs for every index
-// line on every prompt and titles are a few words long.
+// titleWords are the [a-z0-9] runs of the lowercased title appended to
+// dst: a slice, not a set, because it runs for every candidate line on
+// every prompt and titles are a few words long. Unlike Tokenize it keeps
+// short words and stop words: no token can equal one (tokens have
+// neither), and the prefix test skips them, so leaving them in costs
+// nothing, while looking each word up in the stop list cost a tenth of
+// the scoring.
 func titleWords(title string, dst []string) []string {
-	forEachWord(strings.ToLower(title), func(w string) {
-		if len(w) < minTokenLen {
-			return
-		}
-		if _, stop := stopWords[w]; !stop {
-			dst = append(dst, w)
-		}
-	})
+	forEachWord(strings.ToLower(title), func(w string) { dst = append(dst, w) })
 	return dst
 }
 
-func prefixOfAny(tok string, words []string) bool {
+// prefixOfAny tells whether tok starts one of words; title words that are
+// not tokens of their own (stop words, see titleWords) do not count.
+func prefixOfAny(tok string, words []string, title bool) bool {
 	for _, w := range words {
-		if strings.HasPrefix(w, tok) {
+		if strings.HasPrefix(w, tok) && (!title || !isStopWord(w)) {
 			return true
 		}
 	}
 	return false
+}
+
+func isStopWord(w string) bool {
+	_, stop := stopWords[w]
+	return stop
 }
 
 // categoryPriority breaks score ties: what constrains the agent's next step

@@ -31,7 +31,7 @@ func Tokenize(s string) map[string]struct{} {
 		if len(w) < minTokenLen {
 			return
 		}
-		if _, stop := stopWords[w]; !stop {
+		if !isStopWord(w) {
 			tokens[w] = struct{}{}
 		}
 	})
