@@ -1,6 +1,7 @@
 package records
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,7 +63,24 @@ func IndexPath(root, abs string) string {
 // Locate turns a user-given or index path into an absolute path confined
 // to root. Relative paths are placed by relativeTo. Any path
 // that leaves root, lexically or through a symlink, is refused.
-func Locate(root, p string) (string, error) {
+func Locate(root, p string) (string, error) { return NewLocator(root).Locate(p) }
+
+// A Locator is Locate for many paths under one root. It resolves the
+// working directory, the root's real path and each directory's verdict
+// once: retrieval opens twenty records in a handful of category folders,
+// and resolving every one from scratch cost it a dozen syscalls a record.
+// A Locator serves one command; a long-lived one would miss later changes
+// to the links.
+type Locator struct {
+	root string
+	cwd  *string
+	real *string          // the root's real path; "" when it does not exist yet
+	dirs map[string]error // noSymlinkOut's verdict on a directory
+}
+
+func NewLocator(root string) *Locator { return &Locator{root: root, dirs: map[string]error{}} }
+
+func (l *Locator) Locate(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty path")
 	}
@@ -73,12 +91,12 @@ func Locate(root, p string) (string, error) {
 	}
 	abs := filepath.Clean(p)
 	if !filepath.IsAbs(p) {
-		abs = relativeTo(root, p)
+		abs = l.relativeTo(p)
 	}
-	if !within(root, abs) {
-		return "", fmt.Errorf("path %q is outside the records root %s", p, root)
+	if !within(l.root, abs) {
+		return "", fmt.Errorf("path %q is outside the records root %s", p, l.root)
 	}
-	if err := noSymlinkOut(root, abs); err != nil {
+	if err := l.noSymlinkOut(abs); err != nil {
 		return "", err
 	}
 	return abs, nil
@@ -87,44 +105,71 @@ func Locate(root, p string) (string, error) {
 // relativeTo places a relative path: from the working directory when
 // that lands inside root, else from root for "decisions/x.json", else
 // from Base(root) for "memory/records/decisions/x.json".
-func relativeTo(root, p string) string {
-	if cwd, err := filepath.Abs(p); err == nil && within(root, cwd) {
-		return cwd
+func (l *Locator) relativeTo(p string) string {
+	if l.cwd == nil {
+		cwd, _ := os.Getwd()
+		l.cwd = &cwd
+	}
+	if *l.cwd != "" {
+		if abs := filepath.Join(*l.cwd, p); within(l.root, abs) {
+			return abs
+		}
 	}
 	first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
 	if CategoryOfFolder(first) != "" {
-		return filepath.Join(root, p)
+		return filepath.Join(l.root, p)
 	}
-	return filepath.Join(Base(root), p)
+	return filepath.Join(Base(l.root), p)
+}
+
+// noSymlinkOut refuses a path whose existing part resolves outside root,
+// and a final component that is itself a symlink.
+func (l *Locator) noSymlinkOut(abs string) error {
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("path %q is a symlink", abs)
+	}
+	dir := filepath.Dir(abs)
+	err, ok := l.dirs[dir]
+	if !ok {
+		err = l.dirStaysIn(dir)
+		l.dirs[dir] = err
+	}
+	if err != nil {
+		return fmt.Errorf("path %q leaves the records root through a symlink", abs)
+	}
+	return nil
+}
+
+// errLeavesRoot is dirStaysIn's verdict on a directory that resolves
+// outside the root.
+var errLeavesRoot = errors.New("leaves the records root")
+
+// dirStaysIn checks that the deepest existing ancestor of dir (dir
+// included) resolves inside the root's real path.
+func (l *Locator) dirStaysIn(dir string) error {
+	if l.real == nil {
+		real, _ := filepath.EvalSymlinks(l.root)
+		l.real = &real
+	}
+	if *l.real == "" {
+		return nil // root not created yet: nothing under it can be a link
+	}
+	for {
+		real, err := filepath.EvalSymlinks(dir)
+		if err == nil {
+			if real != *l.real && !within(*l.real, real) {
+				return errLeavesRoot
+			}
+			return nil
+		}
+		if dir == l.root || dir == filepath.Dir(dir) {
+			return nil
+		}
+		dir = filepath.Dir(dir)
+	}
 }
 
 func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
-}
-
-// noSymlinkOut refuses a path whose existing part resolves outside root,
-// and a final component that is itself a symlink.
-func noSymlinkOut(root, abs string) error {
-	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("path %q is a symlink", abs)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil // root not created yet: nothing under it can be a link
-	}
-	dir := filepath.Dir(abs)
-	for {
-		real, err := filepath.EvalSymlinks(dir)
-		if err == nil {
-			if real != realRoot && !within(realRoot, real) {
-				return fmt.Errorf("path %q leaves the records root through a symlink", abs)
-			}
-			return nil
-		}
-		if dir == root || dir == filepath.Dir(dir) {
-			return nil
-		}
-		dir = filepath.Dir(dir)
-	}
 }

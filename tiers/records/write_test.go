@@ -345,3 +345,30 @@ func TestLifecycleHonoursHash(t *testing.T) {
 		t.Fatalf("want OCC_CONFLICT, got %v", err)
 	}
 }
+
+// TestLocatorRemembersVerdicts: one Locator answers many paths as Locate
+// does, a directory's verdict reused but never another directory's.
+func TestLocatorRemembersVerdicts(t *testing.T) {
+	f := newFixture(t)
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(f.root, "runbooks"))
+	os.Symlink(filepath.Join(outside, "x.json"), filepath.Join(f.root, "decisions", "link.json"))
+	loc := NewLocator(f.root)
+	for _, tt := range []struct {
+		path string
+		ok   bool
+	}{
+		{"decisions/use-jwt.json", true},
+		{"runbooks/evil.json", false},
+		{"decisions/other.json", true},
+		{"decisions/link.json", false},
+		{"runbooks/again.json", false},
+		{"memory/records/decisions/use-jwt.json", true},
+	} {
+		got, err := loc.Locate(tt.path)
+		want, wantErr := Locate(f.root, tt.path)
+		if (err == nil) != tt.ok || got != want || (err == nil) != (wantErr == nil) {
+			t.Errorf("%s: Locator %q, %v; Locate %q, %v", tt.path, got, err, want, wantErr)
+		}
+	}
+}

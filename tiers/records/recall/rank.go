@@ -44,9 +44,10 @@ func rank(hits []Hit, now time.Time, limit int) []Hit {
 	}
 	sortRanked(scored)
 	kept := scored[:0]
+	locators := map[string]*records.Locator{}
 	for n, r := range scored {
 		if n < deepCheckTop {
-			drop, recent := deepCheck(hits[r.i], now)
+			drop, recent := deepCheck(hits[r.i], now, locators)
 			if drop {
 				continue
 			}
@@ -86,12 +87,18 @@ func sortRanked(rs []ranked) {
 // deepCheck opens a record to see whether it is retired (drop it) and
 // whether it changed within the recency window. An index line whose path
 // leaves the root is dropped too: it can only be forged. A file that cannot
-// be read is neither retired nor recent, as in the plugin.
-func deepCheck(h Hit, now time.Time) (drop, recent bool) {
+// be read is neither retired nor recent, as in the plugin. locators holds
+// one Locator per records root across the checks of a prompt.
+func deepCheck(h Hit, now time.Time, locators map[string]*records.Locator) (drop, recent bool) {
 	if h.root == "" {
 		return false, isRecent(h.date, now)
 	}
-	file, err := records.Locate(h.root, h.Path)
+	loc := locators[h.root]
+	if loc == nil {
+		loc = records.NewLocator(h.root)
+		locators[h.root] = loc
+	}
+	file, err := loc.Locate(h.Path)
 	if err != nil {
 		return true, false
 	}
