@@ -7,36 +7,19 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // recBenchHome is a zylos home with n active decision records and their
-// index, written directly (the records are the input, not the subject).
+// index, and a staging folder for the input of a write.
 func recBenchHome(b *testing.B, n int) (zylos, root string) {
 	b.Helper()
 	zylos = filepath.Join(b.TempDir(), "zylos")
 	root = filepath.Join(zylos, "memory", "records")
-	dir := filepath.Join(root, "decisions")
+	benchtree.Records(b, root, n, benchtree.Decision)
 	if err := os.MkdirAll(filepath.Join(root, ".staging"), 0o755); err != nil {
 		b.Fatal(err)
-	}
-	os.MkdirAll(dir, 0o755)
-	for i := 0; i < n; i++ {
-		id := fmt.Sprintf("decision-%05d", i)
-		data, _ := json.Marshal(map[string]any{
-			"schema_version": "1.0", "category": "decision", "id": id, "title": fmt.Sprintf("Decision number %d about topic %d", i, i%97),
-			"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z", "record_status": "active",
-			"tags": []string{fmt.Sprintf("topic-%d", i%97), "bench"}, "times_updated": 0,
-			"content": map[string]any{"status": "accepted", "context": "c", "decision": "d", "rationale": []string{"r"}},
-		})
-		if err := os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if n > 0 {
-		if res := (testutil.Run{ZylosDir: zylos}).Exec(b, "records", "index", "--rebuild"); res.Code != 0 {
-			b.Fatalf("rebuild: %+v", res)
-		}
 	}
 	return zylos, root
 }

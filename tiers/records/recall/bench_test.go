@@ -1,37 +1,17 @@
 package recall
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zylos/zylos-memory/internal/benchtree"
 )
 
-var benchWords = strings.Fields(`kafka postgres redis deploy auth token cache queue schema migration
-	billing invoice worker cron backup metrics alert latency retry timeout webhook gateway search
-	index shard replica tenant quota upload storage session login`)
-
-// benchHome is a home with n records in the index (files for the deep
-// check included) and m markdown entries.
+// benchHome is the tree of the whole-process recall benchmarks: n records
+// in the index (files for the deep check included) and m markdown entries.
 func benchHome(b *testing.B, n, m int) home {
-	h := newHome(b)
-	cats := []string{"decision", "constraint", "runbook", "tech_debt", "preference", "session_summary"}
-	for i := range n {
-		w := func(k int) string { return benchWords[(i*7+k*13)%len(benchWords)] }
-		h.write(b, rec{cat: cats[i%len(cats)], id: fmt.Sprintf("%s-%s-%05d", w(0), w(1), i),
-			title: fmt.Sprintf("%s %s %s note %d", w(0), w(1), w(2), i), tags: []string{w(3), w(4)},
-			updated: now.AddDate(0, 0, -(i % 60))})
-	}
-	h.rebuild(b)
-	var dec strings.Builder
-	dec.WriteString("# Decisions\n\n")
-	for i := range m {
-		w := func(k int) string { return benchWords[(i*5+k*11)%len(benchWords)] }
-		fmt.Fprintf(&dec, "### [2026-02-%02d] %s over %s %d\n- **Decision:** use %s\n\n", 1+i%28, w(0), w(1), i, w(2))
-	}
-	os.WriteFile(filepath.Join(h.layout.ReferenceDir(), "decisions.md"), []byte(dec.String()), 0o644)
-	return h
+	l := benchtree.Home(b, n, m)
+	return home{layout: l, root: l.RecordsDir()}
 }
 
 // BenchmarkRetrieve is the in-process cost of one prompt over 10,000

@@ -1,12 +1,12 @@
 package recall
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/benchtree"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -52,28 +52,16 @@ func (h home) write(tb testing.TB, r rec) string {
 	if status == "" {
 		status = records.StatusActive
 	}
-	changes := []map[string]string{}
+	at := r.updated.Format(time.RFC3339)
+	var changes []records.Change
 	for _, c := range r.changes {
-		changes = append(changes, map[string]string{"date": r.updated.Format(time.RFC3339), "summary": c})
+		changes = append(changes, records.Change{Date: at, Summary: c})
 	}
-	doc := map[string]any{
-		"schema_version": "1.0", "category": r.cat, "id": r.id, "title": r.title,
-		"created_at": r.updated.Format(time.RFC3339), "updated_at": r.updated.Format(time.RFC3339),
-		"tags": r.tags, "record_status": status, "content": r.content, "changes": changes,
-		"times_updated": len(changes),
-	}
-	data, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p := filepath.Join(h.root, records.Folder(r.cat), r.id+".json")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return benchtree.Write(tb, h.root, records.Record{
+		SchemaVersion: "1.0", Category: r.cat, ID: r.id, Title: r.title, RecordStatus: status,
+		CreatedAt: at, UpdatedAt: at, Tags: r.tags, Content: r.content,
+		Changes: changes, TimesUpdated: len(changes),
+	})
 }
 
 // rebuild writes index.md from the active records, as `records index
