@@ -20,34 +20,59 @@ import (
 // or shrank under the mapping, which an edit in place can do; the caller
 // then reads it the ordinary way.
 func mappedRecordHits(root string, q query, best int) (hits []Hit, ok bool) {
+	data, unmap, ok := mapIndex(root)
+	if !ok {
+		return nil, false
+	}
+	defer unmap()
+	ok = scanMapped(data, func(text string) {
+		hits = indexHits(root, text, q, best)
+		for i := range hits {
+			cloneHit(&hits[i])
+		}
+	})
+	if !ok {
+		return nil, false
+	}
+	return hits, true
+}
+
+// mapIndex maps root's index read-only. ok is false when there is no
+// index, it is empty or too large to index with int32 offsets, or the
+// mapping fails. The mapping outlives the file's descriptor; unmap ends it.
+func mapIndex(root string) (data []byte, unmap func(), ok bool) {
 	f, err := os.Open(filepath.Join(root, records.IndexFile))
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || st.Size() == 0 || st.Size() > math.MaxInt32 {
-		return nil, false
+		return nil, nil, false
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	defer syscall.Munmap(data)
+	return data, func() { syscall.Munmap(data) }, true
+}
+
+// scanMapped calls scan with the mapped bytes as a string, which must not
+// outlive the call. A file truncated in place under the mapping makes a
+// read past its new end fault (SIGBUS) instead of returning: that fault is
+// recovered and reported as ok false. Any other panic goes on.
+func scanMapped(data []byte, scan func(text string)) (ok bool) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, fault := r.(interface{ Addr() uintptr }); !fault {
 				panic(r)
 			}
-			hits, ok = nil, false
+			ok = false
 		}
 	}()
-	hits = indexHits(root, unsafe.String(&data[0], len(data)), q, best)
-	for i := range hits {
-		cloneHit(&hits[i])
-	}
-	return hits, true
+	scan(unsafe.String(&data[0], len(data)))
+	return true
 }
 
 // cloneHit gives h strings of its own, free of the mapped index.
