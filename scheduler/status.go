@@ -18,7 +18,7 @@ func WriteStatus(w io.Writer, l tiers.Layout, loc *time.Location) error {
 	if _, err := os.Stat(DBPath(l)); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	s, err := Open(l)
+	s, err := OpenRead(l)
 	if err != nil {
 		return err
 	}

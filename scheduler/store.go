@@ -4,12 +4,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 
 	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
 
+	"github.com/zylos/zylos-memory/internal/sqliteuri"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -74,16 +76,67 @@ func openPath(path string) (*Store, error) {
 	q.Set("_journal_mode", "WAL")
 	q.Set("_txlock", "immediate")
 	q.Set("_foreign_keys", "1")
-	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	s, err := openURI(path, sqliteuri.URI(path, q))
 	if err != nil {
-		return nil, fmt.Errorf("open scheduler db: %w", err)
+		return nil, err
 	}
-	s := &Store{db: db, path: path}
 	if err := s.init(); err != nil {
-		db.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// OpenRead opens the state DB of a home for the commands that only read
+// it, and writes nothing: not the DB, not a -wal file, not the state dir.
+// A home without a state DB, or with one whose tables were never made,
+// reads as an empty schedule.
+func OpenRead(l tiers.Layout) (*Store, error) {
+	path := DBPath(l)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return openEmpty(path)
+	}
+	q := sqliteuri.ReadOnly(path)
+	q.Set("_busy_timeout", "5000")
+	s, err := openURI(path, sqliteuri.URI(path, q))
+	if err != nil {
+		return nil, err
+	}
+	var tables int
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master
+		WHERE type = 'table' AND name IN ('tasks', 'runs')`).Scan(&tables); err != nil {
+		s.Close()
+		return nil, s.corrupt(err)
+	}
+	if tables < 2 {
+		s.Close()
+		return openEmpty(path)
+	}
+	return s, nil
+}
+
+// openEmpty is an empty schedule in memory, named after the DB it stands
+// in for.
+func openEmpty(path string) (*Store, error) {
+	s, err := openURI(path, "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	// Every connection to :memory: is a database of its own: keep one.
+	s.db.SetMaxOpenConns(1)
+	if _, err := s.db.Exec(schema); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open empty schedule: %w", err)
+	}
+	return s, nil
+}
+
+func openURI(path, uri string) (*Store, error) {
+	db, err := sql.Open("sqlite3", uri)
+	if err != nil {
+		return nil, fmt.Errorf("open scheduler db: %w", err)
+	}
+	return &Store{db: db, path: path}, nil
 }
 
 func (s *Store) init() error {

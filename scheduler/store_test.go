@@ -1,8 +1,11 @@
 package scheduler
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -109,4 +112,94 @@ func TestAddUserErrors(t *testing.T) {
 	if _, err := AddUser(h.store, AddOptions{Prompt: "p", Every: "1h", Priority: 3, Name: "x"}, h.now, time.UTC); !errors.Is(err, ErrExists) {
 		t.Fatalf("duplicate name: %v, want ErrExists", err)
 	}
+}
+
+// OpenRead reads what is there and writes nothing: no state dir, no DB,
+// no -wal or -shm file, not a byte of a DB it cannot read.
+func TestOpenReadWritesNothing(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(h *home) // runs on a home with tasks a and b
+		open    bool          // a writer keeps the DB open (the daemon runs)
+		want    []string      // task names
+		wantErr error
+	}{
+		{name: "no state dir", setup: func(h *home) { os.RemoveAll(h.l.StateDir()) }},
+		{name: "no tables", setup: func(h *home) { os.WriteFile(DBPath(h.l), nil, 0o600) }},
+		{name: "at rest", want: []string{"a", "b"}},
+		{name: "open by a writer", open: true, want: []string{"a", "b"}},
+		{name: "corrupt", setup: func(h *home) { os.WriteFile(DBPath(h.l), []byte("not a database\n"), 0o600) },
+			wantErr: ErrCorrupt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHome(t)
+			h.add(t, &Task{Name: "a", Schedule: "@every 1m", Prompt: "p"})
+			h.add(t, &Task{Name: "b", Schedule: "@daily", Prompt: "q"})
+			if !tt.open {
+				h.store.Close()
+			}
+			if tt.setup != nil {
+				tt.setup(h)
+			}
+			before := stateFiles(t, h.l.StateDir())
+			s, err := OpenRead(h.l)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("OpenRead = %v, want %v", err, tt.wantErr)
+			}
+			if err == nil {
+				tasks, err := s.List()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var names []string
+				for _, task := range tasks {
+					names = append(names, task.Name)
+				}
+				if !slices.Equal(names, tt.want) {
+					t.Errorf("tasks %v, want %v", names, tt.want)
+				}
+				if _, err := s.History("", 10); err != nil {
+					t.Error(err)
+				}
+				if during := stateFiles(t, h.l.StateDir()); during != before {
+					t.Errorf("state dir while open:\n%s\nbefore:\n%s", during, before)
+				}
+				if err := s.Remove("a"); err == nil {
+					t.Error("a read-only store removed a task")
+				}
+				s.Close()
+			}
+			if after := stateFiles(t, h.l.StateDir()); after != before {
+				t.Errorf("state dir after:\n%s\nbefore:\n%s", after, before)
+			}
+		})
+	}
+}
+
+// stateFiles lists dir's files with their contents ("" when dir is missing).
+// A -shm file is only named: it is the shared memory readers take their
+// read locks in while a writer has the DB open, not data.
+func stateFiles(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "-shm") {
+			fmt.Fprintln(&b, e.Name())
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %x\n", e.Name(), len(data), sha256.Sum256(data))
+	}
+	return b.String()
 }

@@ -4,13 +4,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/zylos/zylos-memory/internal/sqliteuri"
 )
 
 // BusyTimeout is how long a statement waits for another writer's lock
@@ -51,9 +52,6 @@ func open(path, mode string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
 	}
-	if mode == "ro" && walAtRest(path) {
-		mode = "immutable"
-	}
 	sdb, err := sql.Open("sqlite3", dsn(path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
@@ -68,48 +66,20 @@ func open(path, mode string) (*DB, error) {
 	return db, nil
 }
 
-// dsn builds a file: URI so that mode=ro is honoured and odd characters in
-// the path are escaped.
+// dsn is the URI path is opened with: read-only (creating nothing, see
+// sqliteuri.ReadOnly) for mode "ro", else read-write.
 func dsn(path, mode string) string {
-	q := url.Values{}
-	if mode == "immutable" {
-		q.Set("immutable", "1")
-		mode = "ro"
+	q := url.Values{"mode": {mode}}
+	if mode == "ro" {
+		q = sqliteuri.ReadOnly(path)
 	}
-	q.Set("mode", mode)
 	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout))
 	if mode == "rw" {
 		// A writer takes the write lock at BEGIN, so a read-then-write
 		// transaction can never fail half-way on a lock upgrade.
 		q.Set("_txlock", "immediate")
 	}
-	u := url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}
-	return u.String()
-}
-
-// walAtRest reports a WAL-mode database that no connection has open (no
-// -wal or -shm beside it). SQLite would create both files even for a
-// read-only connection; opening such a file immutable reads it without
-// leaving a byte behind. The main file of a WAL database changes only at a
-// checkpoint, which a writer opening meanwhile reaches only after 1000
-// pages of WAL, far longer than a read command lives.
-func walAtRest(path string) bool {
-	for _, suffix := range []string{"-wal", "-shm"} {
-		if _, err := os.Lstat(path + suffix); !errors.Is(err, os.ErrNotExist) {
-			return false
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var header [20]byte
-	if _, err := io.ReadFull(f, header[:]); err != nil {
-		return false
-	}
-	// Bytes 18 and 19 are the file format read/write versions: 2 means WAL.
-	return string(header[:16]) == "SQLite format 3\x00" && header[18] == 2
+	return sqliteuri.URI(path, q)
 }
 
 // checkTables makes a file that is not a database, or a database without

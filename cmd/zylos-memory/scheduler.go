@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/scheduler"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 func init() {
@@ -21,7 +22,7 @@ func init() {
 			Name:  "list",
 			Usage: "list tasks with their next and last run",
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
-			Action: withScheduler(func(c *schedArgs, sc *schedCtx) error {
+			Action: readScheduler(func(c *schedArgs, sc *schedCtx) error {
 				tasks, err := sc.store.List()
 				if err != nil {
 					return err
@@ -40,7 +41,7 @@ func init() {
 				&cli.IntFlag{Name: "limit", Value: 20, Usage: "number of runs"},
 				&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			},
-			Action: withScheduler(func(c *schedArgs, sc *schedCtx) error {
+			Action: readScheduler(func(c *schedArgs, sc *schedCtx) error {
 				if c.NArg() > 1 {
 					return fmt.Errorf("history takes at most one task name")
 				}
@@ -73,7 +74,18 @@ type schedCtx struct {
 	loc   *time.Location
 }
 
+// withScheduler runs action on the home's state DB, creating it if needed.
 func withScheduler(action func(*schedArgs, *schedCtx) error) cli.ActionFunc {
+	return withStore(scheduler.Open, action)
+}
+
+// readScheduler is withScheduler for the commands that only read: they
+// create and change nothing, and a home without a state DB has no tasks.
+func readScheduler(action func(*schedArgs, *schedCtx) error) cli.ActionFunc {
+	return withStore(scheduler.OpenRead, action)
+}
+
+func withStore(open func(tiers.Layout) (*scheduler.Store, error), action func(*schedArgs, *schedCtx) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		args, err := parseSchedArgs(c)
 		if err != nil {
@@ -87,7 +99,7 @@ func withScheduler(action func(*schedArgs, *schedCtx) error) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		store, err := scheduler.Open(e.layout)
+		store, err := open(e.layout)
 		if err != nil {
 			return err
 		}
