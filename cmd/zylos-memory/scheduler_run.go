@@ -18,7 +18,7 @@ func init() {
 		Name:  "run",
 		Usage: "run the scheduler in the foreground (the memory service)",
 		Description: "One instance per ZYLOS_DIR. SIGINT/SIGTERM stop it after the run in progress\n" +
-			"(a second signal exits at once); SIGHUP re-reads the tasks.",
+			"(a second signal exits at once, status 1); SIGHUP re-reads the tasks.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json"},
 		},
