@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 
+	"github.com/zylos/zylos-memory/internal/sqliteuri"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -26,7 +26,9 @@ func checkSchedulerDB(l tiers.Layout) Check {
 }
 
 func quickCheck(path string) error {
-	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(path)+"?mode=ro&_busy_timeout=1000")
+	q := sqliteuri.ReadOnly(path)
+	q.Set("_busy_timeout", "1000")
+	db, err := sql.Open("sqlite3", sqliteuri.URI(path, q))
 	if err != nil {
 		return err
 	}

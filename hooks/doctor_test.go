@@ -52,3 +52,23 @@ func TestDoctorChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorSchedulerDBLeavesNothing: the check reads a scheduler DB at
+// rest without leaving a -wal or -shm file beside it.
+func TestDoctorSchedulerDBLeavesNothing(t *testing.T) {
+	l := home{convs: -1}.build(t)
+	s, err := scheduler.Open(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	dir := filepath.Dir(scheduler.DBPath(l))
+	before, _ := os.ReadDir(dir)
+	if got := checkSchedulerDB(l).String(); !strings.HasPrefix(got, "ok    scheduler db:") {
+		t.Fatalf("check: %s", got)
+	}
+	after, _ := os.ReadDir(dir)
+	if len(after) != len(before) {
+		t.Errorf("check left files: %v -> %v", before, after)
+	}
+}
