@@ -1,7 +1,6 @@
 package records
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,8 +12,6 @@ import (
 	"sync"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
-
-	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // IndexFile is the index's name inside the records root.
@@ -30,27 +27,14 @@ type Entry struct {
 	Tags     []string
 }
 
-// indexLine is seed 003's index line pattern (retrieve and candidate).
-var indexLine = lazy.Regexp(`^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$`)
-
-// ParseEntry parses one index line; ok is false for anything else
-// (headers, comments, blank lines, unknown categories).
+// ParseEntry parses one index line (see SplitIndexLine); ok is false for
+// anything else (headers, comments, blank lines, unknown categories).
 func ParseEntry(line string) (e Entry, ok bool) {
-	m := indexLine().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
-	if m == nil {
+	l, ok := SplitIndexLine(line)
+	if !ok {
 		return Entry{}, false
 	}
-	cat := CategoryOfDisplay(m[1])
-	if cat == "" {
-		return Entry{}, false
-	}
-	e = Entry{Category: cat, Title: m[2], Path: m[3]}
-	for _, t := range strings.Split(m[4], ",") {
-		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
-			e.Tags = append(e.Tags, t)
-		}
-	}
-	return e, true
+	return l.Entry(), true
 }
 
 // String formats e as an index line (no newline). Title and tags are
@@ -90,14 +74,9 @@ func ReadIndex(root string) ([]Entry, error) {
 
 // ParseIndex parses index.md text, skipping lines that are not entries.
 func ParseIndex(data []byte) []Entry {
-	var out []Entry
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		if e, ok := ParseEntry(sc.Text()); ok {
-			out = append(out, e)
-		}
-	}
+	text := string(data)
+	out := make([]Entry, 0, strings.Count(text, "\n")+1)
+	EachIndexLine(text, func(_ int, l IndexLine) { out = append(out, l.Entry()) })
 	return out
 }
 

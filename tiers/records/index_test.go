@@ -1,9 +1,11 @@
 package records
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -16,20 +18,20 @@ func TestParseEntry(t *testing.T) {
 	}{
 		{"- [DECISION] Use JWT -> memory/records/decisions/use-jwt.json #tags:auth,jwt", true,
 			Entry{"decision", "Use JWT", "memory/records/decisions/use-jwt.json", []string{"auth", "jwt"}}},
-		{"- [TECH_DEBT] A -> b -> c.json", true, Entry{"tech_debt", "A", "b -> c.json", nil}},
-		{"- [RUNBOOK] Fix it -> r.json", true, Entry{"runbook", "Fix it", "r.json", nil}},
+		// The title is the shortest one after which the rest is a path.
+		{"- [TECH_DEBT] A -> b -> c.json", true, Entry{"tech_debt", "A -> b", "c.json", nil}},
+		{"- [RUNBOOK] Fix it -> r.json\r\n", true, Entry{"runbook", "Fix it", "r.json", nil}},
+		{"- [DECISION] a -> b  \t#tags: X , y,,", true, Entry{"decision", "a", "b", []string{"x", "y"}}},
 		{"- [NOPE] x -> y.json", false, Entry{}},
+		{"- [decision] x -> y.json", false, Entry{}},
+		{"- [DECISION] x -> y.json #tags:", false, Entry{}},
 		{"# Memory Index", false, Entry{}},
 		{"", false, Entry{}},
 	}
 	for _, tt := range tests {
 		got, ok := ParseEntry(tt.line)
-		if ok != tt.ok {
-			t.Errorf("%q: ok=%v", tt.line, ok)
-			continue
-		}
-		if ok && tt.line != "- [TECH_DEBT] A -> b -> c.json" && !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%q: got %#v", tt.line, got)
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %#v, %v; want %#v, %v", tt.line, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -47,17 +49,71 @@ func TestEntryStringDefusesHostileTitles(t *testing.T) {
 	}
 }
 
+// seedIndexLine is seed 003's index line pattern: the oracle that
+// SplitIndexLine must agree with exactly.
+var seedIndexLine = regexp.MustCompile(`^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$`)
+
+// seedEntry parses a line the way the seed does: display name and entry.
+func seedEntry(line string) (string, Entry, bool) {
+	m := seedIndexLine.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+	if m == nil || CategoryOfDisplay(m[1]) == "" {
+		return "", Entry{}, false
+	}
+	e := Entry{Category: CategoryOfDisplay(m[1]), Title: m[2], Path: m[3]}
+	for _, t := range strings.Split(m[4], ",") {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			e.Tags = append(e.Tags, t)
+		}
+	}
+	return m[1], e, true
+}
+
+// FuzzIndexLine holds SplitIndexLine and ParseIndex to the seed's pattern,
+// and formatting to never forge a line.
 func FuzzIndexLine(f *testing.F) {
-	f.Add("- [DECISION] Use JWT -> d/use-jwt.json #tags:auth,jwt")
-	f.Add("- [SESSION_SUMMARY] a -> b")
-	f.Add("- [RUNBOOK] x -> y #tags:")
+	for _, s := range []string{
+		"- [DECISION] Use JWT -> d/use-jwt.json #tags:auth,jwt",
+		"- [DECISION] Use JWT -> .claude/memory/decisions/use-jwt.json",
+		"- [SESSION_SUMMARY] a -> b",
+		"- [RUNBOOK] x -> y #tags:",
+		"- [TECH_DEBT] a -> b -> c.json #tags:x",
+		"- [DECISION] a ->  b",
+		"- [DECISION] a -> b  \t#tags: X , y,,",
+		"- [DECISION] a -> b #tag:x",
+		"- [NOPE] a -> b",
+		"- [] a -> b",
+		"- [DECISION]  -> b",
+		"- [DECISION] -> b -> c",
+		"- [DECISION] t\u00a0-> b",
+		"- [DECISION] t -> b\u00a0c #tags:x",
+		"- [DECISION] t -> b\v#tags:x",
+		"- [DECISION] t -> p.json #tags:a\r",
+		"- [DECISION] t -> p.json #tags:#tags:x -> y",
+		"# Memory Index\n\n- [RUNBOOK] r -> r.json\r\n- [DECISION] a\n -> b\n- [PROJECT] p -> p.json #tags:A",
+	} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, line string) {
-		e, ok := ParseEntry(line)
+		display, want, wantOK := seedEntry(line)
+		l, ok := SplitIndexLine(line)
+		if ok != wantOK || ok && (l.Display != display || !reflect.DeepEqual(l.Entry(), want)) {
+			t.Fatalf("line %q:\n got %#v %v\nwant %q %#v %v", line, l, ok, display, want, wantOK)
+		}
+		var wantIndex []Entry
+		for _, s := range strings.Split(line, "\n") {
+			if _, e, ok := seedEntry(s); ok {
+				wantIndex = append(wantIndex, e)
+			}
+		}
+		if got := ParseIndex([]byte(line)); len(got)+len(wantIndex) > 0 && !reflect.DeepEqual(got, wantIndex) {
+			t.Fatalf("index %q:\n got %#v\nwant %#v", line, got, wantIndex)
+		}
 		if !ok {
 			return
 		}
 		// A parsed entry, formatted again, must parse to the same path and
 		// category: formatting never lets a title forge another line.
+		e := l.Entry()
 		again, ok := ParseEntry(e.String())
 		if strings.ContainsAny(e.Path, "\n\r") {
 			return
@@ -105,5 +161,22 @@ func TestRebuildIndex(t *testing.T) {
 	es, err := ReadIndex(root)
 	if err != nil || len(es) != 3 {
 		t.Fatalf("ReadIndex: %v %v", es, err)
+	}
+}
+
+// BenchmarkParseIndex10k reads the index of benchRoot's 10,000 decisions,
+// as `records index --validate` does before it scans the files.
+func BenchmarkParseIndex10k(b *testing.B) {
+	es := make([]Entry, 10000)
+	for i := range es {
+		es[i] = Entry{Category: "decision", Title: fmt.Sprintf("Decision %d on topic %d", i, i%97),
+			Path: fmt.Sprintf("memory/records/decisions/decision-%05d.json", i), Tags: []string{fmt.Sprintf("topic-%d", i%97), "bench"}}
+	}
+	data := FormatIndex(es)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if got := ParseIndex(data); len(got) != len(es) {
+			b.Fatalf("%d entries, want %d", len(got), len(es))
+		}
 	}
 }

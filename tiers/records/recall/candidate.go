@@ -60,8 +60,8 @@ var ErrNoIndex = errors.New("index.md not found")
 // SelectCandidate finds the best existing record of the category for the
 // new information and the CUD actions structurally open to it.
 func SelectCandidate(opts CandidateOptions) (*CandidateResult, error) {
-	es, err := readIndexRebuilding(opts.Root, warnFunc(opts.Warn), func(l indexLine) bool {
-		return l.category == opts.Category
+	es, err := readIndexRebuilding(opts.Root, warnFunc(opts.Warn), func(l records.IndexLine) bool {
+		return l.Category == opts.Category
 	})
 	if err != nil {
 		return nil, err

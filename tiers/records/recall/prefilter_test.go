@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 func TestLowerASCII(t *testing.T) {
@@ -68,8 +70,8 @@ func FuzzCandidateLines(f *testing.F) {
 		q := newQuery(Tokenize(prompt))
 		candidates := map[int]bool{}
 		q.eachCandidateLine(text, func(at int, _ string) { candidates[at] = true })
-		eachIndexLine(text, func(at int, l indexLine) {
-			if q.score(l.title, l.appendTags(nil)) > 0 && !candidates[at] {
+		records.EachIndexLine(text, func(at int, l records.IndexLine) {
+			if q.score(l.Title, l.AppendTags(nil)) > 0 && !candidates[at] {
 				line, _, _ := strings.Cut(text[at:], "\n")
 				t.Errorf("line %q scores but is not a candidate", line)
 			}

@@ -132,13 +132,13 @@ func indexHits(root, text string, q query, best int) []Hit {
 	}
 	var matches []ranked
 	q.eachCandidateLine(text, func(at int, line string) {
-		l, ok := splitIndexLine(line)
+		l, ok := records.SplitIndexLine(line)
 		if !ok {
 			return
 		}
 		var buf [8]string
-		if s := q.score(l.title, l.appendTags(buf[:0])); s > 0 {
-			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(l.display))})
+		if s := q.score(l.Title, l.AppendTags(buf[:0])); s > 0 {
+			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(l.Display))})
 		}
 	})
 	if best > 0 && len(matches) > best {
@@ -149,8 +149,8 @@ func indexHits(root, text string, q query, best int) []Hit {
 	hits := make([]Hit, len(matches))
 	for n, m := range matches {
 		l := indexLineAt(text, int(m.i))
-		hits[n] = Hit{Category: l.display, Title: l.title, Path: l.path,
-			Tags: l.appendTags(nil), Score: int(m.score), root: root}
+		hits[n] = Hit{Category: l.Display, Title: l.Title, Path: l.Path,
+			Tags: l.AppendTags(nil), Score: int(m.score), root: root}
 	}
 	return hits
 }
