@@ -40,12 +40,3 @@ func CategoryOfFolder(f string) string {
 
 // Display is the upper-case form used in index lines: DECISION, TECH_DEBT.
 func Display(c string) string { return strings.ToUpper(c) }
-
-// CategoryOfDisplay maps an index line's DISPLAY name back to its category.
-func CategoryOfDisplay(d string) string {
-	c := strings.ToLower(d)
-	if ValidCategory(c) {
-		return c
-	}
-	return ""
-}

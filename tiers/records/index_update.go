@@ -1,7 +1,6 @@
 package records
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -14,33 +13,15 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
 
-// line is one index line kept as text, with the sort key and path cut
-// out of it by plain string operations: an update touches one or two
-// entries, so re-parsing and re-formatting every line with the regular
-// expression would cost more than the write itself on a large store.
+// line is one index line kept as text, with its sort key: an update
+// touches one or two entries, so every other line is written back as it
+// was, never re-formatted.
 type line struct{ key, text, path string }
 
-// cutLine splits an index line the way the index pattern does (first
-// " -> ", path up to the first space). ok is false for anything that is
-// not an entry of a known category.
-func cutLine(text string) (l line, ok bool) {
-	if !strings.HasPrefix(text, "- [") {
-		return line{}, false
-	}
-	cat, rest, ok := strings.Cut(text[3:], "] ")
-	if !ok || CategoryOfDisplay(cat) == "" {
-		return line{}, false
-	}
-	title, path, ok := strings.Cut(rest, " -> ")
-	if !ok || title == "" {
-		return line{}, false
-	}
-	path, _, _ = strings.Cut(path, " ")
-	if path == "" {
-		return line{}, false
-	}
+// indexLine is line for an entry line of the index.
+func indexLine(text string, l IndexLine) line {
 	// Same order as sortEntries: category, title ignoring case, path.
-	return line{key: cat + "\x00" + strings.ToLower(title) + "\x00" + path, text: text, path: path}, true
+	return line{key: l.Display + "\x00" + strings.ToLower(l.Title) + "\x00" + l.Path, text: text, path: l.Path}
 }
 
 // updateIndex drops the entries at the given paths and adds new ones,
@@ -61,18 +42,19 @@ func updateIndex(root string, drop []string, add []Entry, warn func(string)) err
 	}
 	var lines []line
 	for _, e := range add {
-		if l, ok := cutLine(e.String()); ok {
-			gone[l.path] = true
-			lines = append(lines, l)
+		text := e.String()
+		if l, ok := SplitIndexLine(text); ok {
+			gone[l.Path] = true
+			lines = append(lines, indexLine(text, l))
 		}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		if l, ok := cutLine(sc.Text()); ok && !gone[l.path] {
-			lines = append(lines, l)
+	text := string(data)
+	EachIndexLine(text, func(at int, l IndexLine) {
+		if !gone[l.Path] {
+			raw, _, _ := strings.Cut(text[at:], "\n")
+			lines = append(lines, indexLine(strings.TrimSuffix(raw, "\r"), l))
 		}
-	}
+	})
 	sort.Slice(lines, func(i, j int) bool { return lines[i].key < lines[j].key })
 	var b bytes.Buffer
 	b.Grow(len(data) + 256)

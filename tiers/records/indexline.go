@@ -14,8 +14,8 @@ type IndexLine struct {
 	rawTags  string // after "#tags:"; "" when there are none
 }
 
-// displayCategory maps a display name to its category, as
-// CategoryOfDisplay does but without an allocation per line.
+// displayCategory maps a display name (DECISION) to its category, without
+// an allocation per line.
 var displayCategory = func() map[string]string {
 	m := make(map[string]string, len(Categories))
 	for _, c := range Categories {
