@@ -119,7 +119,7 @@ func FuzzEntryHits(f *testing.F) {
 		}
 		var b strings.Builder
 		writeSection(&b, "/m/reference/decisions.md", fileKey{}, []entryData{e})
-		hits := entryHits(b.String(), "/m", true, q)
+		hits := entryHits(b.String(), "/m", true, q, 0)
 		want := q.score(e.Title, e.Tags)
 		switch {
 		case want == 0 && len(hits) != 0:
@@ -128,7 +128,7 @@ func FuzzEntryHits(f *testing.F) {
 			hits[0].Path != "reference/decisions.md#L7"):
 			t.Errorf("entry %q (score %d) came back as %+v", title, want, hits)
 		}
-		entryHits(title+"\n"+tags+"\n"+status, "/m", true, q) // damaged text: must not panic
+		entryHits(title+"\n"+tags+"\n"+status, "/m", true, q, 1) // damaged text: must not panic
 	})
 }
 

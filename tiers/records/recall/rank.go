@@ -2,6 +2,7 @@ package recall
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -72,6 +73,58 @@ func rank(hits []Hit, now time.Time, limit int) []Hit {
 // ranked is a scored hit by index: sorting ten thousand of these is much
 // cheaper than sorting the hits themselves.
 type ranked struct{ i, score, prio int32 }
+
+// before reports whether a ranks ahead of b: the order sortRanked gives
+// hits that come in index order.
+func (a ranked) before(b ranked) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.prio != b.prio {
+		return a.prio < b.prio
+	}
+	return a.i < b.i
+}
+
+// keepBest adds r to kept, the best n so far in rank order; with n <= 0
+// every hit is kept, in the order added. A prompt matching half of a
+// ten-thousand-line index so holds 25 hits, not 5,000: in a fresh hook
+// process every kilobyte allocated is a page to fault in.
+func keepBest(kept []ranked, n int, r ranked) []ranked {
+	if n <= 0 {
+		return append(kept, r)
+	}
+	if len(kept) == n && !r.before(kept[n-1]) {
+		return kept
+	}
+	at := slices.IndexFunc(kept, func(k ranked) bool { return r.before(k) })
+	if at < 0 {
+		at = len(kept)
+	}
+	if len(kept) == n {
+		kept = kept[:n-1]
+	}
+	return slices.Insert(kept, at, r)
+}
+
+// bestLines scores the candidate lines of text (see eachCandidateLine)
+// with score and returns the best n of those that score (all when n <= 0)
+// as offsets in text, in text order.
+func (q query) bestLines(text string, n int, score func(line string) (points, prio int)) []ranked {
+	if len(text) > math.MaxInt32 {
+		return nil
+	}
+	var kept []ranked
+	q.eachCandidateLine(text, func(at int, line string) {
+		if points, prio := score(line); points > 0 {
+			kept = keepBest(kept, n, ranked{i: int32(at), score: int32(points), prio: int32(prio)})
+		}
+	})
+	if n > 0 {
+		slices.SortFunc(kept, func(a, b ranked) int { return cmp.Compare(a.i, b.i) })
+	}
+	return kept
+}
 
 // sortRanked orders by score, then category priority; equal hits keep their
 // order in the index, so the answer is deterministic.

@@ -1,13 +1,10 @@
 package recall
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -93,11 +90,14 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	q := newQuery(tokens)
-	hits := recordHits(opts.Root, q, nil, deepCheckTop+limit)
+	// Hits below the best deepCheckTop+limit of their source can never
+	// be shown: at most deepCheckTop of those above them are dropped.
+	best := deepCheckTop + limit
+	hits := recordHits(opts.Root, q, nil, best)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	hits = append(hits, referenceHits(opts.Layout, false, q)...)
+	hits = append(hits, referenceHits(opts.Layout, false, q, best)...)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -127,25 +127,14 @@ func recordHits(root string, q query, warn func(string), best int) []Hit {
 
 // indexHits are recordHits of an index text; their strings point into it.
 func indexHits(root, text string, q query, best int) []Hit {
-	if len(text) > math.MaxInt32 {
-		return nil
-	}
-	var matches []ranked
-	q.eachCandidateLine(text, func(at int, line string) {
+	matches := q.bestLines(text, best, func(line string) (points, prio int) {
 		l, ok := records.SplitIndexLine(line)
 		if !ok {
-			return
+			return 0, 0
 		}
 		var buf [8]string
-		if s := q.score(l.Title, l.AppendTags(buf[:0])); s > 0 {
-			matches = append(matches, ranked{i: int32(at), score: int32(s), prio: int32(priority(l.Display))})
-		}
+		return q.score(l.Title, l.AppendTags(buf[:0])), priority(l.Display)
 	})
-	if best > 0 && len(matches) > best {
-		sortRanked(matches)
-		matches = matches[:best]
-		slices.SortFunc(matches, func(a, b ranked) int { return cmp.Compare(a.i, b.i) })
-	}
 	hits := make([]Hit, len(matches))
 	for n, m := range matches {
 		l := indexLineAt(text, int(m.i))

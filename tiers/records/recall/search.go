@@ -43,7 +43,7 @@ func Search(opts SearchOptions) ([]Hit, error) {
 	if opts.IncludeArchive || opts.IncludeRetired {
 		hits = append(hits, q.scoreHits(inactiveHits(opts))...)
 	}
-	hits = append(hits, referenceHits(opts.Layout, opts.IncludeRetired, q)...)
+	hits = append(hits, referenceHits(opts.Layout, opts.IncludeRetired, q, 0)...)
 	if opts.IncludeArchive {
 		hits = append(hits, archiveHits(opts.Layout, opts.IncludeRetired, q)...)
 	}

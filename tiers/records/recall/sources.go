@@ -21,14 +21,15 @@ const supersededStatus = "superseded"
 // to base as file.md#Lline, that match q. A file that cannot be read is
 // skipped: one bad file must not hide the rest of memory.
 func markdownHits(dir, base string, withRetired bool, q query) []Hit {
-	return entryHits(entryText(markdownFiles(dir)), base, withRetired, q)
+	return entryHits(entryText(markdownFiles(dir)), base, withRetired, q, 0)
 }
 
-// referenceHits are the entries of the reference tier, as markdownHits
-// but through the entry cache: retrieval reads them on every prompt.
-func referenceHits(l tiers.Layout, withRetired bool, q query) []Hit {
+// referenceHits are the best n entries of the reference tier (all when n
+// <= 0), as markdownHits but through the entry cache: retrieval reads
+// them on every prompt.
+func referenceHits(l tiers.Layout, withRetired bool, q query, n int) []Hit {
 	text := cachedEntryText(l.ReferenceDir(), filepath.Join(l.StateDir(), entryCacheFile))
-	return entryHits(text, l.ZylosDir, withRetired, q)
+	return entryHits(text, l.ZylosDir, withRetired, q, n)
 }
 
 // markdownFiles are the *.md files of dir, sorted.
@@ -39,41 +40,47 @@ func markdownFiles(dir string) []string {
 }
 
 // entryHits are the entries of an entry text (see writeSection) that
-// match q, scored; only the lines the pre-filter lets through are decoded.
-// A superseded decision is the markdown form of a retired record: left
-// out unless withRetired.
-func entryHits(text, base string, withRetired bool, q query) []Hit {
-	sections := sectionStarts(text)
-	var hits []Hit
-	cur, cite := -1, ""
-	q.eachCandidateLine(text, func(at int, line string) {
+// match q, scored, the best n of them (all when n <= 0) as in indexHits;
+// only the lines the pre-filter lets through are decoded. A superseded
+// decision is the markdown form of a retired record: left out unless
+// withRetired.
+func entryHits(text, base string, withRetired bool, q query, n int) []Hit {
+	matches := q.bestLines(text, n, func(line string) (points, prio int) {
 		if strings.HasPrefix(line, "@ ") {
-			return
+			return 0, 0
 		}
 		e, ok := parseEntryLine(line)
 		if !ok || !withRetired && e.status == supersededStatus {
-			return
+			return 0, 0
 		}
 		var buf [8]string
-		score := q.score(e.title, e.appendTags(buf[:0]))
-		if score == 0 {
-			return
-		}
-		n := cur
-		for n+1 < len(sections) && sections[n+1] < at {
-			n++
-		}
-		if n != cur {
-			path, _, ok := parseSectionHeader(text[sections[n]:])
-			if !ok {
-				return
-			}
-			cur, cite = n, citePath(base, path)
-		}
-		date, _ := time.Parse(time.RFC3339, e.date)
-		hits = append(hits, Hit{Category: e.category, Title: e.title, Path: fmt.Sprintf("%s#L%d", cite, e.line),
-			Tags: e.appendTags(nil), Status: e.status, Score: score, date: date})
+		return q.score(e.title, e.appendTags(buf[:0])), priority(e.category)
 	})
+	sections := sectionStarts(text)
+	hits := make([]Hit, 0, len(matches))
+	cur, cite := -1, ""
+	for _, m := range matches {
+		at := int(m.i)
+		s := cur
+		for s+1 < len(sections) && sections[s+1] < at {
+			s++
+		}
+		if s != cur {
+			path, _, ok := parseSectionHeader(text[sections[s]:])
+			if !ok {
+				continue
+			}
+			cur, cite = s, citePath(base, path)
+		}
+		line, _, _ := strings.Cut(text[at:], "\n")
+		e, _ := parseEntryLine(line)
+		var date time.Time
+		if e.date != "-" {
+			date, _ = time.Parse(time.RFC3339, e.date)
+		}
+		hits = append(hits, Hit{Category: e.category, Title: e.title, Path: fmt.Sprintf("%s#L%d", cite, e.line),
+			Tags: e.appendTags(nil), Status: e.status, Score: int(m.score), date: date})
+	}
 	return hits
 }
 
