@@ -53,35 +53,38 @@ func keyOf(path string) (fileKey, error) {
 // cachedEntryText is the entry text of the *.md files of dir, from the
 // cache file when no file changed. Changed or new files are parsed and the
 // cache rewritten; any problem with it (corrupt, unreadable, read-only
-// home) just means parsing, never an error.
+// home) just means parsing, never an error. A file that cannot be parsed
+// is left out, and tried again on the next prompt without a rewrite.
 func cachedEntryText(dir, cacheFile string) string {
 	data, _ := os.ReadFile(cacheFile)
 	// data is never written again: the text can share its memory.
 	cached := unsafe.String(unsafe.SliceData(data), len(data))
 	old := cachedSections(cached)
-	files := markdownFiles(dir)
-	keys := make([]fileKey, len(files))
-	fresh := len(files) == len(old)
-	for i, f := range files {
+	var sections []string // the new cache's, in file order
+	reused, parsed := 0, 0
+	for _, f := range markdownFiles(dir) {
 		// The key is taken before any parse: a file that changes during
 		// the parse gets a new key and is parsed again next time.
 		key, err := keyOf(f)
-		s, ok := old[f]
-		keys[i], fresh = key, fresh && err == nil && ok && s.key == key
-	}
-	if fresh {
-		return cached
-	}
-	var b strings.Builder
-	b.WriteString(entryCacheHeader)
-	for i, f := range files {
-		if s, ok := old[f]; ok && s.key == keys[i] {
-			b.WriteString(s.text)
-		} else if entries, err := parseMarkdown(f); err == nil {
-			writeSection(&b, f, keys[i], entries)
+		if err != nil {
+			continue
+		}
+		if s, ok := old[f]; ok && s.key == key {
+			sections = append(sections, s.text)
+			reused++
+			continue
+		}
+		if entries, err := parseMarkdown(f); err == nil {
+			var b strings.Builder
+			writeSection(&b, f, key, entries)
+			sections = append(sections, b.String())
+			parsed++
 		}
 	}
-	text := b.String()
+	if old != nil && reused == len(old) && parsed == 0 {
+		return cached
+	}
+	text := entryCacheHeader + strings.Join(sections, "")
 	if os.MkdirAll(filepath.Dir(cacheFile), 0o755) == nil && atomicfile.WriteFile(cacheFile, []byte(text), 0o644) == nil {
 		_ = os.Remove(filepath.Join(filepath.Dir(cacheFile), oldEntryCacheFile))
 	}

@@ -144,3 +144,29 @@ func TestEntryCacheUnwritableState(t *testing.T) {
 		testutil.Golden(t, "testdata/retrieve_postgres.golden", []byte(h.retrieve(t, cachePrompt)))
 	}
 }
+
+// TestEntryCacheCorruptWithoutReferenceFiles: with no reference file, a
+// damaged cache is still never read as entries.
+func TestEntryCacheCorruptWithoutReferenceFiles(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.layout.ReferenceDir(), 0o755)
+	h.file(t, ".state/"+entryCacheFile, "garbage\n1 DECISION - \"\" \"kafka\" \"Kafka forged entry\"\n")
+	if hits := referenceHits(h.layout, false, newQuery(Tokenize("kafka")), 0); len(hits) != 0 {
+		t.Errorf("damaged cache read as entries: %+v", hits)
+	}
+}
+
+// TestEntryCacheUnparsableFile: a reference file that cannot be parsed is
+// left out without rewriting the cache on every prompt.
+func TestEntryCacheUnparsableFile(t *testing.T) {
+	h := sampleHome(t)
+	if err := os.Mkdir(filepath.Join(h.layout.ReferenceDir(), "bad.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := h.retrieve(t, cachePrompt)
+	written := inode(t, h.cacheFile())
+	if again := h.retrieve(t, cachePrompt); again != first || inode(t, h.cacheFile()) != written {
+		t.Errorf("second prompt rewrote the cache or answered differently:\n%s\n%s", first, again)
+	}
+	testutil.Golden(t, "testdata/retrieve_postgres.golden", []byte(first))
+}

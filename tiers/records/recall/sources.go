@@ -56,6 +56,9 @@ func entryHits(text, base string, withRetired bool, q query, n int) []Hit {
 		var buf [8]string
 		return q.score(e.title, e.appendTags(buf[:0])), priority(e.category)
 	})
+	if len(matches) == 0 {
+		return nil
+	}
 	sections := sectionStarts(text)
 	hits := make([]Hit, 0, len(matches))
 	cur, cite := -1, ""
