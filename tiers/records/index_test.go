@@ -185,7 +185,7 @@ func TestUpdateIndexKeepsOtherLines(t *testing.T) {
 	os.MkdirAll(root, 0o755)
 	long := "- [RUNBOOK] " + strings.Repeat("r", 2<<20) + " -> memory/records/runbooks/long.json"
 	index := indexHeader +
-		"- [DECISION] Zed -> memory/records/decisions/zed.json #tags:z\r\n" +
+		"- [DECISION] Zed -> memory/records/decisions/zed.json #tags:z\r\r\n" +
 		"# a comment\n" +
 		"- [decision] lower case -> memory/records/decisions/lower.json\n" +
 		"- [DECISION] A -> b -> memory/records/decisions/arrow.json\n" +

@@ -52,7 +52,7 @@ func updateIndex(root string, drop []string, add []Entry, warn func(string)) err
 	EachIndexLine(text, func(at int, l IndexLine) {
 		if !gone[l.Path] {
 			raw, _, _ := strings.Cut(text[at:], "\n")
-			lines = append(lines, indexLine(strings.TrimSuffix(raw, "\r"), l))
+			lines = append(lines, indexLine(strings.TrimRight(raw, "\r"), l))
 		}
 	})
 	sort.Slice(lines, func(i, j int) bool { return lines[i].key < lines[j].key })

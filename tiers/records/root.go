@@ -1,7 +1,6 @@
 package records
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,10 +74,10 @@ type Locator struct {
 	root string
 	cwd  *string
 	real *string          // the root's real path; "" when it does not exist yet
-	dirs map[string]error // noSymlinkOut's verdict on a directory
+	dirs map[string]bool // whether a directory stays inside the root
 }
 
-func NewLocator(root string) *Locator { return &Locator{root: root, dirs: map[string]error{}} }
+func NewLocator(root string) *Locator { return &Locator{root: root, dirs: map[string]bool{}} }
 
 func (l *Locator) Locate(p string) (string, error) {
 	if p == "" {
@@ -129,41 +128,34 @@ func (l *Locator) noSymlinkOut(abs string) error {
 		return fmt.Errorf("path %q is a symlink", abs)
 	}
 	dir := filepath.Dir(abs)
-	err, ok := l.dirs[dir]
+	in, ok := l.dirs[dir]
 	if !ok {
-		err = l.dirStaysIn(dir)
-		l.dirs[dir] = err
+		in = l.staysIn(dir)
+		l.dirs[dir] = in
 	}
-	if err != nil {
+	if !in {
 		return fmt.Errorf("path %q leaves the records root through a symlink", abs)
 	}
 	return nil
 }
 
-// errLeavesRoot is dirStaysIn's verdict on a directory that resolves
-// outside the root.
-var errLeavesRoot = errors.New("leaves the records root")
-
-// dirStaysIn checks that the deepest existing ancestor of dir (dir
+// staysIn reports whether the deepest existing ancestor of dir (dir
 // included) resolves inside the root's real path.
-func (l *Locator) dirStaysIn(dir string) error {
+func (l *Locator) staysIn(dir string) bool {
 	if l.real == nil {
 		real, _ := filepath.EvalSymlinks(l.root)
 		l.real = &real
 	}
 	if *l.real == "" {
-		return nil // root not created yet: nothing under it can be a link
+		return true // root not created yet: nothing under it can be a link
 	}
 	for {
 		real, err := filepath.EvalSymlinks(dir)
 		if err == nil {
-			if real != *l.real && !within(*l.real, real) {
-				return errLeavesRoot
-			}
-			return nil
+			return real == *l.real || within(*l.real, real)
 		}
 		if dir == l.root || dir == filepath.Dir(dir) {
-			return nil
+			return true
 		}
 		dir = filepath.Dir(dir)
 	}

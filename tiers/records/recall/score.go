@@ -53,7 +53,7 @@ func (q query) score(title string, tags []string) int {
 		if inTitle || inTags || len(tok) < minPrefixLen {
 			continue
 		}
-		if prefixOfAny(tok, words, true) || prefixOfAny(tok, tags, false) {
+		if prefixOfTitleWord(tok, words) || prefixOfTag(tok, tags) {
 			score += prefixPoints
 		}
 	}
@@ -72,11 +72,20 @@ func titleWords(title string, dst []string) []string {
 	return dst
 }
 
-// prefixOfAny tells whether tok starts one of words; title words that are
-// not tokens of their own (stop words, see titleWords) do not count.
-func prefixOfAny(tok string, words []string, title bool) bool {
+// prefixOfTitleWord tells whether tok starts one of the title words
+// that are tokens of their own (not stop words, see titleWords).
+func prefixOfTitleWord(tok string, words []string) bool {
 	for _, w := range words {
-		if strings.HasPrefix(w, tok) && (!title || !isStopWord(w)) {
+		if strings.HasPrefix(w, tok) && !isStopWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func prefixOfTag(tok string, tags []string) bool {
+	for _, t := range tags {
+		if strings.HasPrefix(t, tok) {
 			return true
 		}
 	}
