@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 
 	"github.com/zylos/zylos-memory/internal/sqliteuri"
@@ -25,8 +26,18 @@ func checkSchedulerDB(l tiers.Layout) Check {
 	return Check{OK, "scheduler db", path}
 }
 
+// quickCheck reads the DB without leaving files beside it; a failure is
+// confirmed with locks before it is reported, because an unlocked read
+// can catch a writer checkpointing (see sqliteuri.ReadOnly).
 func quickCheck(path string) error {
-	q := sqliteuri.ReadOnly(path)
+	err := quickCheckWith(path, sqliteuri.ReadOnly(path))
+	if err != nil {
+		err = quickCheckWith(path, sqliteuri.ReadOnlyLocked())
+	}
+	return err
+}
+
+func quickCheckWith(path string, q url.Values) error {
 	q.Set("_busy_timeout", "1000")
 	db, err := sql.Open("sqlite3", sqliteuri.URI(path, q))
 	if err != nil {

@@ -20,17 +20,23 @@ func URI(path string, q url.Values) string {
 // ReadOnly is the query that opens path for reading only: mode=ro, and
 // immutable=1 for a WAL database no connection has open. SQLite would
 // create a -wal and a -shm file even for a read-only connection; opened
-// immutable, such a file is read without leaving a byte behind. The main
-// file of a WAL database changes only at a checkpoint, which a writer
-// opening meanwhile reaches only after 1000 pages of WAL, far longer than
-// a read command lives.
+// immutable, such a file is read without leaving a byte behind. An
+// immutable reader takes no lock, so a writer that opens and closes while
+// it reads (closing checkpoints the WAL into the main file) can show it a
+// half-written page: a read that fails or must be exact should be tried
+// again with ReadOnlyLocked.
 func ReadOnly(path string) url.Values {
-	q := url.Values{"mode": {"ro"}}
+	q := ReadOnlyLocked()
 	if walAtRest(path) {
 		q.Set("immutable", "1")
 	}
 	return q
 }
+
+// ReadOnlyLocked is mode=ro alone: a read-only connection that takes
+// SQLite's locks, at the price of -wal and -shm files beside a WAL
+// database.
+func ReadOnlyLocked() url.Values { return url.Values{"mode": {"ro"}} }
 
 // walAtRest reports a WAL-mode database that no connection has open (no
 // -wal or -shm beside it).
