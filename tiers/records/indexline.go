@@ -68,23 +68,31 @@ func SplitIndexLine(line string) (IndexLine, bool) {
 // splitTarget splits "path[<space>+#tags:a,b]" into the path and its raw
 // tags. Like the pattern's "." the tags take anything but a newline.
 func splitTarget(s string) (path, rawTags string, ok bool) {
-	end := strings.IndexFunc(s, isRESpace)
-	if end < 0 {
+	end := 0
+	for end < len(s) && !isRESpace(s[end]) {
+		end++
+	}
+	if end == len(s) {
 		return s, "", s != ""
 	}
 	if end == 0 {
 		return "", "", false
 	}
-	raw, ok := strings.CutPrefix(strings.TrimLeftFunc(s[end:], isRESpace), "#tags:")
+	tags := end
+	for tags < len(s) && isRESpace(s[tags]) {
+		tags++
+	}
+	raw, ok := strings.CutPrefix(s[tags:], "#tags:")
 	if !ok || raw == "" || strings.Contains(raw, "\n") {
 		return "", "", false
 	}
 	return s[:end], raw, true
 }
 
-// isRESpace is the pattern's \s: ASCII white space without \v.
-func isRESpace(r rune) bool {
-	switch r {
+// isRESpace is the pattern's \s: ASCII white space without \v. A byte
+// test, not a rune one: every index line goes through it on each prompt.
+func isRESpace(b byte) bool {
+	switch b {
 	case ' ', '\t', '\n', '\f', '\r':
 		return true
 	}
