@@ -73,7 +73,7 @@ func Locate(root, p string) (string, error) { return NewLocator(root).Locate(p) 
 type Locator struct {
 	root string
 	cwd  *string
-	real *string          // the root's real path; "" when it does not exist yet
+	real *string         // the root's real path; "" when it does not exist yet
 	dirs map[string]bool // whether a directory stays inside the root
 }
 
