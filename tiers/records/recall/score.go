@@ -38,11 +38,16 @@ func newQuery(tokens map[string]struct{}) query {
 }
 
 func (q query) score(title string, tags []string) int {
+	if !isASCII(title) {
+		// Unicode lowercasing can turn other bytes into ASCII letters (the
+		// Kelvin sign into "k"): only an ASCII title is folded byte by byte.
+		title = strings.ToLower(title)
+	}
 	var buf [16]string
 	words := titleWords(title, buf[:0])
 	score := 0
 	for _, tok := range q {
-		inTitle := slices.Contains(words, tok)
+		inTitle := slices.ContainsFunc(words, func(w string) bool { return equalFold(w, tok) })
 		inTags := slices.Contains(tags, tok)
 		if inTitle {
 			score += titlePoints
@@ -60,15 +65,16 @@ func (q query) score(title string, tags []string) int {
 	return score
 }
 
-// titleWords are the [a-z0-9] runs of the lowercased title appended to
-// dst: a slice, not a set, because it runs for every candidate line on
-// every prompt and titles are a few words long. Unlike Tokenize it keeps
-// short words and stop words: no token can equal one (tokens have
-// neither), and the prefix test skips them, so leaving them in costs
-// nothing, while looking each word up in the stop list cost a tenth of
-// the scoring.
+// titleWords are the [a-z0-9] runs of an ASCII or lowercased title, in its
+// case, appended to dst: a slice, not a set, because it runs for every
+// candidate line on every prompt and titles are a few words long; in its
+// case, because lowercasing a title cost an allocation per line. Unlike
+// Tokenize it keeps short words and stop words: no token can equal one
+// (tokens have neither), and the prefix test skips them, so leaving them
+// in costs nothing, while looking each word up in the stop list cost a
+// tenth of the scoring.
 func titleWords(title string, dst []string) []string {
-	forEachWord(strings.ToLower(title), func(w string) { dst = append(dst, w) })
+	forEachWord(title, func(w string) { dst = append(dst, w) })
 	return dst
 }
 
@@ -76,7 +82,7 @@ func titleWords(title string, dst []string) []string {
 // that are tokens of their own (not stop words, see titleWords).
 func prefixOfTitleWord(tok string, words []string) bool {
 	for _, w := range words {
-		if strings.HasPrefix(w, tok) && !isStopWord(w) {
+		if hasPrefixFold(w, tok) && !isStopWord(strings.ToLower(w)) {
 			return true
 		}
 	}

@@ -39,12 +39,12 @@ func Tokenize(s string) map[string]struct{} {
 }
 
 // forEachWord calls fn for every maximal run of ASCII letters and digits in
-// an already lowercased s. A hand loop, not a regexp: it runs over every
-// title of a ten-thousand-line index on each prompt.
+// s, in the case s has them. A hand loop, not a regexp: it runs over the
+// title of every candidate line of the index on each prompt.
 func forEachWord(s string, fn func(string)) {
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isWordByte(s[i]) {
+		if i < len(s) && isWordByte(lowerByte(s[i])) {
 			if start < 0 {
 				start = i
 			}
@@ -58,3 +58,30 @@ func forEachWord(s string, fn func(string)) {
 }
 
 func isWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+
+func lowerByte(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// equalFold reports whether the ASCII word w is tok, a lower-case token,
+// in any case.
+func equalFold(w, tok string) bool {
+	return len(w) == len(tok) && hasPrefixFold(w, tok)
+}
+
+// hasPrefixFold reports whether the ASCII word w starts with tok, a
+// lower-case token, in any case.
+func hasPrefixFold(w, tok string) bool {
+	if len(w) < len(tok) {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if lowerByte(w[i]) != tok[i] {
+			return false
+		}
+	}
+	return true
+}
