@@ -13,24 +13,25 @@ import (
 const scanChunk = 16 << 10
 
 // eachCandidateLine calls fn, in index order, for every line of text that
-// may score for q, with its offset in text; the other lines are never
-// split or tokenized. A line scores only if some token equals or starts a
-// title word or a tag, so the token is a substring of the lowercased line.
-// The text is lowercased a chunk at a time and each token is searched
-// across the whole chunk, which is many times faster than testing the
-// tokens line by line. A line with a non-ASCII byte, or one longer than a
-// chunk, is always a candidate: Unicode lowercasing can turn such bytes
+// may score for q, with its offset in text and how many of the tokens it
+// holds; the other lines are never split or tokenized. A line scores only
+// if some token equals or starts a title word or a tag, so the token is a
+// substring of the lowercased line. The text is lowercased a chunk at a
+// time and each token is searched across the whole chunk, which is many
+// times faster than testing the tokens line by line. A line with a
+// non-ASCII byte, or one longer than a chunk, is always a candidate and
+// counted as holding every token: Unicode lowercasing can turn such bytes
 // into ASCII letters (the Kelvin sign into "k").
-func (q query) eachCandidateLine(text string, fn func(at int, line string)) {
+func (q query) eachCandidateLine(text string, fn func(at int, line string, tokens int)) {
 	var buf [scanChunk]byte
-	var marks []int
+	var marks []lineMark
 	for start := 0; start < len(text); {
 		end := len(text)
 		if end-start > scanChunk {
 			end = start + strings.LastIndexByte(text[start:start+scanChunk], '\n') + 1
 			if end == start { // one line longer than a chunk
 				line, _, _ := strings.Cut(text[start:], "\n")
-				fn(start, line)
+				fn(start, line, len(q))
 				start += len(line) + 1
 				continue
 			}
@@ -38,18 +39,21 @@ func (q query) eachCandidateLine(text string, fn func(at int, line string)) {
 		lower := buf[:copy(buf[:], text[start:end])]
 		ascii := lowerASCII(lower)
 		marks = q.matchingLines(unsafe.String(unsafe.SliceData(lower), len(lower)), ascii, marks[:0])
-		for _, at := range marks {
-			line, _, _ := strings.Cut(text[start+at:], "\n")
-			fn(start+at, line)
+		for _, m := range marks {
+			line, _, _ := strings.Cut(text[start+m.at:], "\n")
+			fn(start+m.at, line, m.tokens)
 		}
 		start = end
 	}
 }
 
-// matchingLines appends to marks the offsets, sorted and distinct, of the
-// lines of the lowercased chunk that contain a token or, unless the chunk
-// is all ASCII, a non-ASCII byte.
-func (q query) matchingLines(chunk string, ascii bool, marks []int) []int {
+// lineMark is a line of a chunk that holds tokens of the query.
+type lineMark struct{ at, tokens int }
+
+// matchingLines appends to marks the lines, sorted and distinct, of the
+// lowercased chunk that contain a token or, unless the chunk is all
+// ASCII, a non-ASCII byte, with how many tokens each holds.
+func (q query) matchingLines(chunk string, ascii bool, marks []lineMark) []lineMark {
 	for _, tok := range q {
 		anchor := rarestByte(tok)
 		for from := 0; from < len(chunk); {
@@ -58,20 +62,29 @@ func (q query) matchingLines(chunk string, ascii bool, marks []int) []int {
 				break
 			}
 			at := from + i
-			lineStart := strings.LastIndexByte(chunk[:at], '\n') + 1
-			marks = append(marks, lineStart)
+			// Each token marks a line once: the search goes on from the
+			// next line.
+			marks = append(marks, lineMark{at: strings.LastIndexByte(chunk[:at], '\n') + 1, tokens: 1})
 			from = nextLine(chunk, at)
 		}
 	}
 	if !ascii {
 		for at := 0; at < len(chunk); at = nextLine(chunk, at) {
 			if line, _, _ := strings.Cut(chunk[at:], "\n"); !isASCII(line) {
-				marks = append(marks, at)
+				marks = append(marks, lineMark{at: at, tokens: len(q)})
 			}
 		}
 	}
-	slices.Sort(marks)
-	return slices.Compact(marks)
+	slices.SortFunc(marks, func(a, b lineMark) int { return a.at - b.at })
+	merged := marks[:0]
+	for _, m := range marks {
+		if n := len(merged); n > 0 && merged[n-1].at == m.at {
+			merged[n-1].tokens = min(merged[n-1].tokens+m.tokens, len(q))
+			continue
+		}
+		merged = append(merged, m)
+	}
+	return merged
 }
 
 // byteRarity ranks the bytes of tokens from rarest to most common in

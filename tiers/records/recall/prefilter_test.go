@@ -47,7 +47,7 @@ func TestEachCandidateLine(t *testing.T) {
 	}
 	q := newQuery(Tokenize("kafka"))
 	var got []string
-	q.eachCandidateLine(text.String(), func(at int, line string) {
+	q.eachCandidateLine(text.String(), func(at int, line string, _ int) {
 		if !strings.HasPrefix(text.String()[at:], line) {
 			t.Errorf("offset %d does not start line %.40q", at, line)
 		}
@@ -60,20 +60,25 @@ func TestEachCandidateLine(t *testing.T) {
 	}
 }
 
-// FuzzCandidateLines holds the pre-filter to its promise: every index line
-// the full scoring accepts is a candidate.
+// FuzzCandidateLines holds the pre-filter to its promises: every index
+// line the full scoring accepts is a candidate, and scores no more than
+// maxTokenPoints per token the pre-filter counted in it.
 func FuzzCandidateLines(f *testing.F) {
 	f.Add("- [DECISION] Use Kafka -> decisions/a.json #tags:QUEUE", "kafka queues")
 	f.Add("- [DECISION] \u212aafka -> decisions/a.json", "kafka")
 	f.Add("- [RUNBOOK] Deploy STAGING -> runbooks/d.json\n- [RUNBOOK] x -> r.json #tags:deploy", "deployments to staging")
 	f.Fuzz(func(t *testing.T, text, prompt string) {
 		q := newQuery(Tokenize(prompt))
-		candidates := map[int]bool{}
-		q.eachCandidateLine(text, func(at int, _ string) { candidates[at] = true })
+		candidates := map[int]int{} // offset -> tokens held, plus one
+		q.eachCandidateLine(text, func(at int, _ string, tokens int) { candidates[at] = tokens + 1 })
 		records.EachIndexLine(text, func(at int, l records.IndexLine) {
-			if q.score(l.Title, l.AppendTags(nil)) > 0 && !candidates[at] {
-				line, _, _ := strings.Cut(text[at:], "\n")
+			line, _, _ := strings.Cut(text[at:], "\n")
+			score := q.score(l.Title, l.AppendTags(nil))
+			switch held := candidates[at] - 1; {
+			case score > 0 && held < 0:
 				t.Errorf("line %q scores but is not a candidate", line)
+			case score > held*maxTokenPoints && held >= 0:
+				t.Errorf("line %q scores %d with %d tokens counted", line, score, held)
 			}
 		})
 	})

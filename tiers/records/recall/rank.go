@@ -115,7 +115,13 @@ func (q query) bestLines(text string, n int, score func(line string) (points, pr
 		return nil
 	}
 	var kept []ranked
-	q.eachCandidateLine(text, func(at int, line string) {
+	q.eachCandidateLine(text, func(at int, line string, tokens int) {
+		// A line scores at most maxTokenPoints per token it holds: once n
+		// hits are kept, a line that cannot reach the last of them is not
+		// even split.
+		if n > 0 && len(kept) == n && tokens*maxTokenPoints < int(kept[n-1].score) {
+			return
+		}
 		if points, prio := score(line); points > 0 {
 			kept = keepBest(kept, n, ranked{i: int32(at), score: int32(points), prio: int32(prio)})
 		}

@@ -8,14 +8,18 @@ import (
 // Points of the retrieval score (seed 003): a prompt token equal to a title
 // word, equal to a tag, or (at four characters or more) a prefix of either.
 const (
-	titlePoints   = 2
-	tagPoints     = 3
-	prefixPoints  = 1
-	minPrefixLen  = 4
-	candidateMin  = 3 // a candidate needs at least one tag or two title hits
-	deepCheckTop  = 20
-	recencyDays   = 30
-	recencyPoints = 1
+	titlePoints  = 2
+	tagPoints    = 3
+	prefixPoints = 1
+	// maxTokenPoints is the most one token can earn: equal to a title
+	// word and to a tag (a prefix point only goes to a token that matched
+	// nothing exactly).
+	maxTokenPoints = titlePoints + tagPoints
+	minPrefixLen   = 4
+	candidateMin   = 3 // a candidate needs at least one tag or two title hits
+	deepCheckTop   = 20
+	recencyDays    = 30
+	recencyPoints  = 1
 )
 
 // Score is the text score of one entry for the prompt tokens. A token equal
