@@ -145,8 +145,7 @@ func cachedSections(text string) map[string]section {
 
 // parseSectionHeader parses the header line at the start of s.
 func parseSectionHeader(s string) (path string, key fileKey, ok bool) {
-	line, _, _ := strings.Cut(s, "\n")
-	_, err := fmt.Sscanf(line, "@ %d %d %d %q", &key.size, &key.modNano, &key.inode, &path)
+	_, err := fmt.Sscanf(lineAt(s, 0), "@ %d %d %d %q", &key.size, &key.modNano, &key.inode, &path)
 	return path, key, err == nil
 }
 

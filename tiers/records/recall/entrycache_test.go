@@ -170,3 +170,13 @@ func TestEntryCacheUnparsableFile(t *testing.T) {
 	}
 	testutil.Golden(t, "testdata/retrieve_postgres.golden", []byte(first))
 }
+
+// TestEntryHitsNeedASection: an entry line before any file header has no
+// file to cite and is left out.
+func TestEntryHitsNeedASection(t *testing.T) {
+	text := "3 DECISION - \"\" \"\" \"Kafka queues\"\n@ 0 0 0 \"/m/reference/d.md\"\n5 DECISION - \"\" \"\" \"Kafka topics\"\n"
+	hits := entryHits(text, "/m", false, newQuery(Tokenize("kafka")), 0)
+	if len(hits) != 1 || hits[0].Path != "reference/d.md#L5" {
+		t.Errorf("hits %+v, want only reference/d.md#L5", hits)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"unsafe"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -28,8 +27,7 @@ func indexEntries(text string, keep func(records.IndexLine) bool) []records.Entr
 
 // indexLineAt splits the line of text that starts at offset at.
 func indexLineAt(text string, at int) records.IndexLine {
-	line, _, _ := strings.Cut(text[at:], "\n")
-	l, _ := records.SplitIndexLine(line)
+	l, _ := records.SplitIndexLine(lineAt(text, at))
 	return l
 }
 

@@ -30,7 +30,7 @@ func (q query) eachCandidateLine(text string, fn func(at int, line string, token
 		if end-start > scanChunk {
 			end = start + strings.LastIndexByte(text[start:start+scanChunk], '\n') + 1
 			if end == start { // one line longer than a chunk
-				line, _, _ := strings.Cut(text[start:], "\n")
+				line := lineAt(text, start)
 				fn(start, line, len(q))
 				start += len(line) + 1
 				continue
@@ -40,8 +40,7 @@ func (q query) eachCandidateLine(text string, fn func(at int, line string, token
 		ascii := lowerASCII(lower)
 		marks = q.matchingLines(unsafe.String(unsafe.SliceData(lower), len(lower)), ascii, marks[:0])
 		for _, m := range marks {
-			line, _, _ := strings.Cut(text[start+m.at:], "\n")
-			fn(start+m.at, line, m.tokens)
+			fn(start+m.at, lineAt(text, start+m.at), m.tokens)
 		}
 		start = end
 	}
@@ -70,7 +69,7 @@ func (q query) matchingLines(chunk string, ascii bool, marks []lineMark) []lineM
 	}
 	if !ascii {
 		for at := 0; at < len(chunk); at = nextLine(chunk, at) {
-			if line, _, _ := strings.Cut(chunk[at:], "\n"); !isASCII(line) {
+			if !isASCII(lineAt(chunk, at)) {
 				marks = append(marks, lineMark{at: at, tokens: len(q)})
 			}
 		}
@@ -121,6 +120,12 @@ func indexAnchored(s, tok string, anchor int) int {
 		from += j + 1
 	}
 	return -1
+}
+
+// lineAt is the line of s that starts at offset at, without its "\n".
+func lineAt(s string, at int) string {
+	line, _, _ := strings.Cut(s[at:], "\n")
+	return line
 }
 
 // nextLine is the offset of the line after the one holding offset at.

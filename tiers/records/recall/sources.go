@@ -46,10 +46,7 @@ func markdownFiles(dir string) []string {
 // withRetired.
 func entryHits(text, base string, withRetired bool, q query, n int) []Hit {
 	matches := q.bestLines(text, n, func(line string) (points, prio int) {
-		if strings.HasPrefix(line, "@ ") {
-			return 0, 0
-		}
-		e, ok := parseEntryLine(line)
+		e, ok := parseEntryLine(line) // a section header is no entry line
 		if !ok || !withRetired && e.status == supersededStatus {
 			return 0, 0
 		}
@@ -68,6 +65,9 @@ func entryHits(text, base string, withRetired bool, q query, n int) []Hit {
 		for s+1 < len(sections) && sections[s+1] < at {
 			s++
 		}
+		if s < 0 {
+			continue // an entry before any section: a damaged text
+		}
 		if s != cur {
 			path, _, ok := parseSectionHeader(text[sections[s]:])
 			if !ok {
@@ -75,8 +75,7 @@ func entryHits(text, base string, withRetired bool, q query, n int) []Hit {
 			}
 			cur, cite = s, citePath(base, path)
 		}
-		line, _, _ := strings.Cut(text[at:], "\n")
-		e, _ := parseEntryLine(line)
+		e, _ := parseEntryLine(lineAt(text, at))
 		var date time.Time
 		if e.date != "-" {
 			date, _ = time.Parse(time.RFC3339, e.date)
