@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
@@ -48,7 +49,9 @@ func updateIndex(root string, drop []string, add []Entry, warn func(string)) err
 			lines = append(lines, indexLine(text, l))
 		}
 	}
-	text := string(data)
+	// data is never written again: the kept lines can share its memory
+	// rather than a copy of a whole index.
+	text := unsafe.String(unsafe.SliceData(data), len(data))
 	EachIndexLine(text, func(at int, l IndexLine) {
 		if !gone[l.Path] {
 			raw, _, _ := strings.Cut(text[at:], "\n")
