@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -65,5 +66,43 @@ func TestRotateKeepsLinesOfConcurrentAppender(t *testing.T) {
 	}
 	if len(logs) < 3 {
 		t.Errorf("only %d logs: the rotations did not overlap the appender", len(logs))
+	}
+}
+
+// A record keeps taking content updates past the changes[] cap of 50: the
+// automatic change entry counts as new before the cap drops the oldest.
+func TestRecordUpdatesPastChangesCap(t *testing.T) {
+	h := newRecHome(t)
+	res := h.run(nil, "records", "write", "--action", "create", "--category", "decision", "--target", recJWT,
+		"--input", h.stage("in.json", recDecision))
+	if res.Code != 0 {
+		t.Fatalf("create: exit %d: %s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	for i := 1; i <= 60; i++ {
+		context := fmt.Sprintf("context %d", i)
+		in := h.edit(recJWT, func(d map[string]any) {
+			d["content"].(map[string]any)["context"] = context
+			if i%2 == 0 {
+				withChange(d)
+			}
+		})
+		res := h.run(nil, "records", "write", "--action", "update", "--target", recJWT, "--hash", h.hash(recJWT), "--input", in)
+		if res.Code != 0 {
+			t.Fatalf("update %d: exit %d: %s%s", i, res.Code, res.Stdout, res.Stderr)
+		}
+	}
+	var d struct {
+		Content      map[string]any
+		Changes      []map[string]any
+		TimesUpdated int `json:"times_updated"`
+	}
+	data, err := os.ReadFile(filepath.Join(h.zylos, recJWT))
+	must(t, err)
+	must(t, json.Unmarshal(data, &d))
+	if d.Content["context"] != "context 60" || len(d.Changes) != 50 || d.TimesUpdated != 60 {
+		t.Errorf("context %q, %d changes, times_updated %d; want context 60, 50, 60", d.Content["context"], len(d.Changes), d.TimesUpdated)
+	}
+	if last := d.Changes[len(d.Changes)-1]; last["summary"] != "Updated content.context" || last["new_value"] != "context 60" {
+		t.Errorf("newest change = %v", last)
 	}
 }
