@@ -136,13 +136,6 @@ func TestHookStopContextFilesPrivate(t *testing.T) {
 	if st, err := os.Stat(state); err != nil || st.Mode().Perm() != 0o700 {
 		t.Fatalf("state dir: %v %v", st, err)
 	}
-	if matches, _ := filepath.Glob("/tmp/.memory-triage-context-*.txt"); len(matches) > 0 {
-		for _, m := range matches {
-			if st, err := os.Stat(m); err == nil && time.Since(st.ModTime()) < time.Minute {
-				t.Errorf("shared temp file written: %s", m)
-			}
-		}
-	}
 	testutil.Run{ZylosDir: zylos, Stdin: strings.Replace(stdin, "{", `{"stop_hook_active":true,`, 1)}.Exec(t, "hook", "stop")
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Fatalf("context file left after the stop went through: %v", err)
