@@ -163,3 +163,29 @@ func TestConsolidateApplyKeepsConcurrentAppends(t *testing.T) {
 	}
 	t.Logf("%d appended decisions, %d of %d runs applied", appended, applied, runs)
 }
+
+// On a home made by init (which registers the scheduled tasks) the Node
+// name memory-status prints memory-status.js's report and nothing else;
+// status adds the scheduler section after it.
+func TestMemoryStatusExactOnInitHome(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "zylos")
+	run := testutil.Run{ZylosDir: home}
+	if res := run.Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %s", resultText(res))
+	}
+	alias, status := run.Exec(t, "memory-status"), run.Exec(t, "status")
+	if alias.Code != 0 || status.Code != 0 || alias.Stderr != "" {
+		t.Fatalf("memory-status: %s\nstatus: %s", resultText(alias), resultText(status))
+	}
+	if strings.Contains(alias.Stdout, "Scheduler") {
+		t.Errorf("memory-status prints more than the Node report:\n%s", alias.Stdout)
+	}
+	if !strings.HasPrefix(status.Stdout, alias.Stdout+"\nScheduler: ") {
+		t.Errorf("status is not the Node report followed by the scheduler section:\n%s", status.Stdout)
+	}
+	if node := newNodeScripts(t); node != nil {
+		if want := node.run(t, "memory-status.js", home, nil); want != alias {
+			t.Errorf("memory-status differs from memory-status.js (-node +go):\n%s", testutil.Diff(resultText(want), resultText(alias)))
+		}
+	}
+}
