@@ -68,4 +68,3 @@ func TestIntakeAccept(t *testing.T) {
 		t.Errorf("preview:\n%q\nwant\n%q", got.Content, want)
 	}
 }
-
