@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Move is one thing `consolidate --apply` archived.
@@ -134,7 +135,7 @@ func archiveTargets(entries []Entry) []string {
 // rewrite backs up the source file and replaces it with rest, unless it
 // changed since it was read: then an edit made meanwhile would be lost.
 func (a *applier) rewrite(path string, src, rest []byte) error {
-	now, err := os.ReadFile(path)
+	now, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("archive entries: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 const sessionHeaderPrefix = "# Session Log: "
@@ -69,7 +70,7 @@ func Rotate(l Layout, now time.Time) (messages []string, err error) {
 // rotateCurrent moves an existing current.md aside unless it is today's
 // (done = true: leave it). An empty header-less file has nothing to keep.
 func rotateCurrent(current string, info fs.FileInfo, now time.Time) (msg string, done bool, err error) {
-	data, err := os.ReadFile(current)
+	data, err := regfile.ReadFile(current)
 	if err != nil {
 		return "", false, fmt.Errorf("rotate session: %w", err)
 	}
@@ -161,7 +162,7 @@ func lockFile(path string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create lock dir: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := regfile.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}

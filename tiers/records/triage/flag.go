@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // flagTTL is how long a block keeps the next stop from being blocked again:
@@ -23,7 +24,7 @@ func StopFlag(cwd string) string {
 // removes a fresh one: it has done its job. The age comes from the
 // timestamp inside the flag (so a fixed clock works), else its mtime.
 func consumeFreshFlag(path string, now time.Time) bool {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return false
 	}
