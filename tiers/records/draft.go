@@ -138,7 +138,9 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	}
 	d["content"] = content
 	d["updated_at"] = stamp(o.Now)
-	d.appendChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
+	// Uncapped: the update that writes the draft counts it as new before
+	// the cap drops the oldest entry.
+	d.logChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
 	return d, nil
 }
 
