@@ -106,3 +106,86 @@ func TestRecordUpdatesPastChangesCap(t *testing.T) {
 		t.Errorf("newest change = %v", last)
 	}
 }
+
+// consolidate --apply runs while another process appends decisions to
+// decisions.md: each appended decision ends up exactly once in the
+// reference file or the archive, none lost between the read and the
+// rewrite.
+func TestConsolidateApplyKeepsConcurrentAppends(t *testing.T) {
+	home := crashHome(t)
+	decisions := filepath.Join(home, "memory", "reference", "decisions.md")
+	stop := filepath.Join(t.TempDir(), "stop")
+	appender := exec.Command("sh", "-c",
+		`i=0; while [ ! -e "$2" ]; do i=$((i+1)); printf '### [2025-02-01] Appended %d\n- **Decision:** x\n- **Status:** superseded\n\n' $i >>"$1"; sleep 0.001; done; echo $i`,
+		"sh", decisions, stop)
+	var count strings.Builder
+	appender.Stdout = &count
+	must(t, appender.Start())
+	const runs = 15
+	applied := 0
+	for run := 0; run < runs; run++ {
+		if res := (testutil.Run{ZylosDir: home}).Exec(t, "consolidate", "--apply"); res.Code == 0 {
+			applied++
+		}
+	}
+	must(t, os.WriteFile(stop, nil, 0o644))
+	must(t, appender.Wait())
+	if applied != runs {
+		// Lines appended meanwhile are carried over, not a reason to refuse.
+		t.Errorf("%d of %d runs of consolidate --apply refused to apply while the appender ran", runs-applied, runs)
+	}
+	if res := (testutil.Run{ZylosDir: home}).Exec(t, "consolidate", "--apply"); res.Code != 0 {
+		t.Fatalf("final run: %s", resultText(res))
+	}
+	checkEachOnce(t, filepath.Join(home, "memory"))
+	appended, err := strconv.Atoi(strings.TrimSpace(count.String()))
+	must(t, err)
+	var text strings.Builder
+	for _, pattern := range []string{"reference/*.md", "archive/*.md"} {
+		files, _ := filepath.Glob(filepath.Join(home, "memory", pattern))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			text.Write(data)
+		}
+	}
+	lost, doubled := 0, 0
+	for i := 1; i <= appended; i++ {
+		switch strings.Count(text.String(), fmt.Sprintf("] Appended %d\n", i)) {
+		case 0:
+			lost++
+		case 1:
+		default:
+			doubled++
+		}
+	}
+	if lost+doubled > 0 {
+		t.Errorf("of %d appended decisions %d are lost, %d twice (%d of %d runs applied)", appended, lost, doubled, applied, runs)
+	}
+	t.Logf("%d appended decisions, %d of %d runs applied", appended, applied, runs)
+}
+
+// On a home made by init (which registers the scheduled tasks) the Node
+// name memory-status prints memory-status.js's report and nothing else;
+// status adds the scheduler section after it.
+func TestMemoryStatusExactOnInitHome(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "zylos")
+	run := testutil.Run{ZylosDir: home}
+	if res := run.Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %s", resultText(res))
+	}
+	alias, status := run.Exec(t, "memory-status"), run.Exec(t, "status")
+	if alias.Code != 0 || status.Code != 0 || alias.Stderr != "" {
+		t.Fatalf("memory-status: %s\nstatus: %s", resultText(alias), resultText(status))
+	}
+	if strings.Contains(alias.Stdout, "Scheduler") {
+		t.Errorf("memory-status prints more than the Node report:\n%s", alias.Stdout)
+	}
+	if !strings.HasPrefix(status.Stdout, alias.Stdout+"\nScheduler: ") {
+		t.Errorf("status is not the Node report followed by the scheduler section:\n%s", status.Stdout)
+	}
+	if node := newNodeScripts(t); node != nil {
+		if want := node.run(t, "memory-status.js", home, nil); want != alias {
+			t.Errorf("memory-status differs from memory-status.js (-node +go):\n%s", testutil.Diff(resultText(want), resultText(alias)))
+		}
+	}
+}

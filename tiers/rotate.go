@@ -91,7 +91,7 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 		// Nothing to keep, but replacing the file could drop a line appended
 		// since the read: the header is appended instead, which on an empty
 		// file is the same content.
-		if err := appendHeader(current, fresh); err != nil {
+		if err := atomicfile.Append(current, fresh); err != nil {
 			return nil, false, fmt.Errorf("create current session: %w", err)
 		}
 		return []string{created}, false, nil
@@ -112,23 +112,6 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 		return []string{msg}, false, fmt.Errorf("create current session: %w", err)
 	}
 	return []string{msg, created}, false, nil
-}
-
-// appendHeader appends header to the existing file path in one write.
-func appendHeader(path string, header []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(header); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // SessionDate finds the first "# Session Log: YYYY-MM-DD" at the start of a
