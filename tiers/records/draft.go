@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // DraftOptions are the flags of `records draft` (seed 004's memory_draft).
@@ -105,7 +106,7 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	if err != nil {
 		return nil, newError(ErrPath, "target", o.CandidateFile, "error", err.Error(), "fix", "Use the candidate.path as given")
 	}
-	data, err := os.ReadFile(abs)
+	data, err := regfile.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, newError(ErrRead, "target", o.CandidateFile, "error", "candidate does not exist", "fix", "Run records candidate again")
 	}
