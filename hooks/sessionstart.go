@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf16"
 
@@ -18,27 +19,31 @@ const contextBudget = ContextLimit - 1
 // database still leaves the agent its core memory and the other way round.
 func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	core, err := tiers.CoreContext(env.Layout)
+	core, err := tiers.MemoryParts(env.Layout)
 	if err != nil {
 		notes = append(notes, err.Error())
-		core = "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor."
+		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor.",
+			File: env.Layout.CoreFile()}}
 	}
 	c4, err := c4SessionInit(ctx, env.Layout)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
 	startSessionState(ctx, env, in.SessionID, c4)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.Layout.CoreFile()))
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
 }
 
-// fitContext joins core and C4 context below the cap. Core memory comes
-// first and keeps everything but the room the C4 sync trigger needs; the
-// C4 part then gets what is left, its oldest conversations cut first.
-func fitContext(core, c4, coreFile string) string {
+// fitContext joins the memory parts (core.md, or a v0.7 home's identity,
+// state and references) and the C4 context below the cap. Memory comes
+// first and keeps everything but the room the C4 sync trigger needs, each
+// of its parts cut within its share (tiers.FitParts); the C4 part then
+// gets what is left, its oldest conversations cut first.
+func fitContext(parts []tiers.ContextPart, c4 string) string {
+	core := tiers.FitParts(parts, math.MaxInt)
 	if text := joinContext(core, c4); textLen(text) <= contextBudget {
 		return text
 	}
@@ -47,7 +52,7 @@ func fitContext(core, c4, coreFile string) string {
 		_, _, tail := splitSessionInit(c4)
 		reserve = textLen(essentialC4(tail)) + len("\n\n")
 	}
-	core = tiers.CapContextFor(core, contextBudget-reserve, "Read the rest with the Read tool: "+coreFile+".")
+	core = tiers.FitParts(parts, contextBudget-reserve)
 	rest := contextBudget - textLen(core) - len("\n\n")
 	return joinContext(core, fitSessionInit(c4, rest))
 }
