@@ -25,7 +25,7 @@ func Guard(path, cwd string, opts Options) *PreToolUse {
 		HookEventName:      "PreToolUse",
 		PermissionDecision: "deny",
 		PermissionDecisionReason: fmt.Sprintf("Direct writes to the memory records directory are blocked (%s). "+
-			"Save records with `zylos-memory records write`: put the input JSON in "+
+			"Save records with `zylos-memory records write` (it replaces the plugin's memory_write.py): put the input JSON in "+
 			"/tmp/.memory-write-pending-<name>.json or %s/.staging/, then run the write command.",
 			t.Path, t.Root),
 	}}
