@@ -120,7 +120,14 @@ func entries(l tiers.Layout, binary string, events []Event) []entry {
 
 // Command is the shell command that runs ev's entry point for a home.
 func Command(binary, zylosDir string, ev Event) string {
-	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir) + " hook " + ev.Command
+	return Invocation(binary, zylosDir) + " hook " + ev.Command
+}
+
+// Invocation is the start of every command run for a home: the binary and
+// --zylos-dir, quoted for a shell. A command the hooks advise starts with
+// it, so it works verbatim from any working directory and environment.
+func Invocation(binary, zylosDir string) string {
+	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir)
 }
 
 // isOwn tells whether a registered command is our entry point for ev,

@@ -189,7 +189,9 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	// from the stored record, so the draft's value is only a preview).
 	n, _ := d.number("times_updated")
 	d["times_updated"] = int(n) + 1
-	d.appendChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
+	// Uncapped: the update that writes the draft counts it as new before
+	// the cap drops the oldest entry.
+	d.logChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
 	return d, nil
 }
 
