@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -73,7 +74,7 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Reg
 
 // readSettings returns nil data for a missing file.
 func readSettings(path string) ([]byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, nil
 	}

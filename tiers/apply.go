@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Move is one thing `consolidate --apply` archived.
@@ -140,7 +141,7 @@ func archiveTargets(entries []Entry) []string {
 // lost. The backup is a hard link to the old file, so even a line written
 // later still through an open descriptor is kept there.
 func (a *applier) rewrite(path string, src, rest []byte) error {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("archive entries: %w", err)
 	}

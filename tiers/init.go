@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/templates"
 )
 
@@ -113,7 +114,7 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 		r.Kept = append(r.Kept, l.rel(path))
 		return nil
 	}
-	old, err := os.ReadFile(path)
+	old, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("back up %s: %w", path, err)
 	}

@@ -3,8 +3,9 @@ package tiers
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // ContextLimit is how many characters of a hook's additionalContext Claude
@@ -31,7 +32,7 @@ const (
 // core.md verbatim under a header, or the fresh-install notice when core.md
 // is missing or empty. Invalid UTF-8 becomes U+FFFD as Node decodes it.
 func CoreContext(l Layout) (string, error) {
-	data, err := os.ReadFile(l.CoreFile())
+	data, err := regfile.ReadFile(l.CoreFile())
 	if isMissing(err) {
 		return noCoreText, nil
 	}

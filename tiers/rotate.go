@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 const sessionHeaderPrefix = "# Session Log: "
@@ -79,7 +80,7 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 	case !info.Mode().IsRegular():
 		return nil, false, fmt.Errorf("rotate session: %s is not a regular file; move it aside (nothing was changed)", current)
 	}
-	data, err := os.ReadFile(current)
+	data, err := regfile.ReadFile(current)
 	if err != nil {
 		return nil, false, fmt.Errorf("rotate session: %w", err)
 	}
@@ -178,7 +179,7 @@ func lockFile(path string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create lock dir: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := regfile.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
@@ -95,7 +95,7 @@ func candidateOptions(c *cli.Context) (recall.CandidateOptions, error) {
 }
 
 func readNewInfo(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("--new-info-file not found: %s", path)

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // createTemp is a variable so tests can inject ENOSPC or a crash between
@@ -118,7 +120,7 @@ func CreateExclusive(path string, data []byte, perm os.FileMode) (err error) {
 // logs, reference files): an O_APPEND write lands whole after theirs,
 // where replacing the file could drop a line they added meanwhile.
 func Append(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := regfile.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // MaxAge is how long the state of a session that went quiet is kept:
@@ -64,7 +65,7 @@ func Ensure(dir string) error {
 // ReadInt reads a number stored by WriteInt; ok is false when the file is
 // missing or holds something else.
 func ReadInt(dir, name string) (n int64, ok bool) {
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	data, err := regfile.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return 0, false
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // DraftOptions are the flags of `records draft` (seed 004's memory_draft).
@@ -153,7 +154,7 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 		}
 		return nil, newError(ErrPath, "target", o.CandidateFile, "error", err.Error(), "fix", "Use the candidate.path as given")
 	}
-	data, err := os.ReadFile(abs)
+	data, err := regfile.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, missing
 	}
