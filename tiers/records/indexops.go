@@ -29,6 +29,9 @@ func IndexRebuild(root string, out io.Writer, warn func(string)) error {
 	if err != nil {
 		return err
 	}
+	if err := clearPending(root); err != nil {
+		return err
+	}
 	if n == 0 {
 		// Unlike the plugin, which leaves index.md as it was, the empty
 		// index is still written: a store whose last record was retired
@@ -52,6 +55,9 @@ type Drift struct {
 
 // IndexDrift compares index.md with the active record files.
 func IndexDrift(root string, warn func(string)) (Drift, error) {
+	if err := repairIfPending(root, warn); err != nil {
+		return Drift{}, err
+	}
 	es, err := ReadIndex(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Drift{}, ErrNoIndex
