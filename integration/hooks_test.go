@@ -58,6 +58,7 @@ func TestHookAnswers(t *testing.T) {
 			if out := strings.TrimSpace(res.Stdout); out != "" && !json.Valid([]byte(out)) {
 				t.Fatalf("stdout is not JSON: %s", out)
 			}
+			res.Stdout = strings.ReplaceAll(res.Stdout, testutil.Binary(t), "$BIN")
 			testutil.Golden(t, filepath.Join("testdata", "hooks", tt.name+".golden"), scrubbed(res, zylos))
 		})
 	}

@@ -111,12 +111,12 @@ func enqueue(c4 *c4Queue, key, content string, priority int, idle, dedupe bool) 
 			return skipped("already queued in C4")
 		}
 	}
-	crashpoint.Hit("scheduler-before-queue")
+	crashpoint.At("scheduler-before-queue")
 	id, queued, err := c4.enqueue(key, content, priority, idle)
 	if err != nil {
 		return failed(err)
 	}
-	crashpoint.Hit("scheduler-after-queue")
+	crashpoint.At("scheduler-after-queue")
 	if !queued {
 		return ok("queued C4 message %d before an interruption", id)
 	}

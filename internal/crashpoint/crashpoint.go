@@ -1,27 +1,23 @@
-// Package crashpoint lets the crash tests kill the real binary with
-// SIGKILL at a named moment, such as between two writes that must agree,
-// instead of at a random time they would rarely hit. It is inert unless
-// the environment variable Env names the point.
+// Package crashpoint lets the crash-safety tests kill the process with a
+// real SIGKILL at a named point inside a write, where a kill from outside
+// would land only by luck.
+//
+// The points fire only when the test-only variable ZYLOS_MEMORY_TEST_CRASH_AT
+// names them; nothing else reads it, and in normal use it is unset.
 package crashpoint
 
 import (
 	"os"
 	"syscall"
-	"time"
 )
 
-// Env names the point at which the process kills itself. Only tests set it.
+// Env is the test-only variable naming the point to die at.
 const Env = "ZYLOS_MEMORY_TEST_CRASH_AT"
 
-// armed is read once: a crash point costs a string compare.
-var armed = os.Getenv(Env)
-
-// Hit kills the process at once, as kill -9 would, when Env names point.
-func Hit(point string) {
-	if armed != "" && armed == point {
+// At kills the process with SIGKILL when Env names point.
+func At(point string) {
+	if os.Getenv(Env) == point {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		for { // the kill may land a moment after the call returns: never run on
-			time.Sleep(time.Second)
-		}
+		select {} // the signal is on its way; never run past the point
 	}
 }
