@@ -222,6 +222,7 @@ func TestHookStdinNeverClosed(t *testing.T) {
 // count has grown by a further threshold.
 func TestHookSyncTriggerOncePerSession(t *testing.T) {
 	zylos := hookHome(t, 31)
+	installChannels(t, zylos, "telegram")
 	hook := func(name, session string) string {
 		stdin := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"x","source":"startup","prompt":"hello there"}`, session)
 		return testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", name).Stdout
