@@ -120,7 +120,7 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 		r.Kept = append(r.Kept, l.rel(path))
 		return nil
 	}
-	backup, err := l.backUp(path, old, now)
+	backup, err := l.BackUp(path, old, now)
 	if err != nil {
 		return err
 	}
@@ -131,9 +131,9 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 	return nil
 }
 
-// backUp saves data under memory/.state/backups/ with the file's relative
+// BackUp saves data under memory/.state/backups/ with the file's relative
 // path and a timestamp, never overwriting an earlier backup.
-func (l Layout) backUp(path string, data []byte, now time.Time) (string, error) {
+func (l Layout) BackUp(path string, data []byte, now time.Time) (string, error) {
 	base := filepath.Join(l.StateDir(), "backups", l.rel(path)+"."+now.Format("20060102T150405"))
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
