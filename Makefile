@@ -10,9 +10,11 @@ FUZZTIME  ?= 10s
 #   generators and their package init;
 # - netgo, osusergo and sqlite_omit_load_extension leave no libc name
 #   lookup or dlopen in the binary, so it can be linked statically: no
-#   dynamic loader or relocation on each start (about 2 ms a process).
+#   dynamic loader or relocation on each start (about 2 ms a process);
+# - sqlite_fts5 compiles SQLite's full-text engine, which the recall index
+#   (search, prompt-time retrieval) is built on.
 # `make build LDFLAGS=` links dynamically where no static libc exists.
-TAGS      := urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension
+TAGS      := urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension,sqlite_fts5
 LDFLAGS   ?= -extldflags=-static
 export GOFLAGS += -tags=$(TAGS)
 

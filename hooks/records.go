@@ -18,20 +18,34 @@ import (
 // `records triage|guard|validate|retrieve` commands, on the home's default
 // records root.
 
-// stop is the triage of the transcript tail: exit 2 with what to save on
-// stderr blocks the stop; anything else lets the agent stop.
+// stop is the triage of the transcript tail and the final reply. What to
+// save blocks the stop with Claude Code's JSON answer,
+// {"decision":"block","reason":...} and exit 0, which Claude Code does not
+// log as a hook error as it does exit 2; anything else lets the agent stop.
 func stop(ctx context.Context, env Env, in Input) (Answer, error) {
 	if !json.Valid(in.Raw) {
 		return Answer{}, nil // the runner has said why; nothing to triage
 	}
 	var msg bytes.Buffer
 	code := triage.Run(ctx, bytes.NewReader(in.Raw), &msg, triage.Options{
-		Config:  triageConfig(env),
-		Home:    os.Getenv("HOME"),
-		Now:     env.Now,
-		Timeout: remaining(ctx),
+		Config:   triageConfig(env),
+		Home:     os.Getenv("HOME"),
+		StateDir: env.Layout.StateDir(),
+		Command:  env.invocation(),
+		Now:      env.Now,
+		Timeout:  remaining(ctx),
 	})
-	return Answer{Message: msg.String(), Code: code}, nil
+	if code == triage.ExitBlock {
+		return Answer{Output: StopBlock{Decision: "block", Reason: msg.String()}}, nil
+	}
+	return Answer{Message: msg.String()}, nil
+}
+
+// StopBlock is the Stop hook's answer that keeps the agent working, with
+// reason as its next instruction.
+type StopBlock struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
 }
 
 // preToolUse denies direct writes into the records root.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -73,7 +74,7 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Reg
 
 // readSettings returns nil data for a missing file.
 func readSettings(path string) ([]byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, nil
 	}
@@ -120,7 +121,14 @@ func entries(l tiers.Layout, binary string, events []Event) []entry {
 
 // Command is the shell command that runs ev's entry point for a home.
 func Command(binary, zylosDir string, ev Event) string {
-	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir) + " hook " + ev.Command
+	return Invocation(binary, zylosDir) + " hook " + ev.Command
+}
+
+// Invocation is the start of every command run for a home: the binary and
+// --zylos-dir, quoted for a shell. A command the hooks advise starts with
+// it, so it works verbatim from any working directory and environment.
+func Invocation(binary, zylosDir string) string {
+	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir)
 }
 
 // isOwn tells whether a registered command is our entry point for ev,

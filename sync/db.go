@@ -52,6 +52,9 @@ func open(path, mode string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
 	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return nil, fmt.Errorf("open c4 db: %w", err)
+	}
 	sdb, err := sql.Open("sqlite3", dsn(path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)

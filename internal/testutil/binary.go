@@ -24,7 +24,7 @@ var (
 // BuildTags and BuildLDFlags are what the Makefile builds the binary
 // with, so the tests and benchmarks run the binary users install.
 const (
-	BuildTags    = "urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension"
+	BuildTags    = "urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension,sqlite_fts5"
 	BuildLDFlags = "-extldflags=-static"
 )
 

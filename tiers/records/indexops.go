@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // IndexRebuild rewrites index.md from the files under the lock and
@@ -92,7 +93,7 @@ func printList(out io.Writer, title string, items []string) {
 // IndexQuery prints the index lines containing keyword (case-insensitive
 // substring of the whole line).
 func IndexQuery(root, keyword string, out io.Writer) error {
-	data, err := os.ReadFile(filepath.Join(root, IndexFile))
+	data, err := regfile.ReadFile(filepath.Join(root, IndexFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNoIndex
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // WriteOptions are the flags of `records write`.
@@ -152,7 +153,7 @@ func (w *writer) now() string { return stamp(w.Now) }
 // readStored reads the target inside the lock. A missing file is
 // fs.ErrNotExist; an unparsable one is a READ_ERROR.
 func (w *writer) readStored() ([]byte, doc, error) {
-	data, err := os.ReadFile(w.t.abs)
+	data, err := regfile.ReadFile(w.t.abs)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -56,7 +57,7 @@ func keyOf(path string) (fileKey, error) {
 // home) just means parsing, never an error. A file that cannot be parsed
 // is left out, and tried again on the next prompt without a rewrite.
 func cachedEntryText(dir, cacheFile string) string {
-	data, _ := os.ReadFile(cacheFile)
+	data, _ := regfile.ReadFile(cacheFile)
 	// data is never written again: the text can share its memory.
 	cached := unsafe.String(unsafe.SliceData(data), len(data))
 	old := cachedSections(cached)

@@ -2,13 +2,13 @@ package recall
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
 	"unsafe"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -41,7 +41,7 @@ func mappedRecordHits(root string, q query, best int) (hits []Hit, ok bool) {
 // index, it is empty or too large to index with int32 offsets, or the
 // mapping fails. The mapping outlives the file's descriptor; unmap ends it.
 func mapIndex(root string) (data []byte, unmap func(), ok bool) {
-	f, err := os.Open(filepath.Join(root, records.IndexFile))
+	f, err := regfile.Open(filepath.Join(root, records.IndexFile))
 	if err != nil {
 		return nil, nil, false
 	}
