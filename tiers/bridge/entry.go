@@ -49,34 +49,47 @@ func parseEntries(name string, src []byte) []entry {
 // outside fenced code. Two id comments in one entry, or one that is not a
 // valid id, make the entry a problem: which record it is cannot be told.
 func (e *entry) findID(src []byte) {
-	fence := ""
-	for pos := e.start; pos < e.end; {
-		next := bytes.IndexByte(src[pos:e.end], '\n')
-		lineEnd := e.end
-		if next >= 0 {
-			lineEnd = pos + next + 1
+	plainLines(src, e.start, e.end, func(pos, next int, line string) bool {
+		if len(line) < len(idPrefix)+len(idSuffix) || !strings.HasPrefix(line, idPrefix) || !strings.HasSuffix(line, idSuffix) {
+			return true
 		}
-		line := strings.TrimRight(string(src[pos:lineEnd]), "\r\n")
-		trimmed := strings.TrimSpace(line)
+		id := strings.TrimSpace(line[len(idPrefix) : len(line)-len(idSuffix)])
+		switch {
+		case e.id != "":
+			e.problem = joinProblem(e.problem, "id comment given twice")
+		case !records.ValidID(id):
+			e.problem = joinProblem(e.problem, "id comment names no valid id (want kebab-case)")
+		default:
+			e.id, e.idLine = id, [2]int{pos, next}
+		}
+		return true
+	})
+}
+
+// plainLines calls fn with each line of src[start:end] outside fenced
+// code: its start, the start of the next line, and its text trimmed of
+// spaces. fn answers false to stop.
+func plainLines(src []byte, start, end int, fn func(pos, next int, line string) bool) {
+	fence := ""
+	for pos := start; pos < end; {
+		next := end
+		if i := bytes.IndexByte(src[pos:end], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		line := strings.TrimSpace(string(src[pos:next]))
 		switch {
 		case fence != "":
-			if strings.HasPrefix(trimmed, fence) {
+			if strings.HasPrefix(line, fence) {
 				fence = ""
 			}
-		case strings.HasPrefix(trimmed, "```"), strings.HasPrefix(trimmed, "~~~"):
-			fence = trimmed[:3]
-		case len(trimmed) >= len(idPrefix)+len(idSuffix) && strings.HasPrefix(trimmed, idPrefix) && strings.HasSuffix(trimmed, idSuffix):
-			id := strings.TrimSpace(trimmed[len(idPrefix) : len(trimmed)-len(idSuffix)])
-			switch {
-			case e.id != "":
-				e.problem = joinProblem(e.problem, "id comment given twice")
-			case !records.ValidID(id):
-				e.problem = joinProblem(e.problem, "id comment names no valid id (want kebab-case)")
-			default:
-				e.id, e.idLine = id, [2]int{pos, lineEnd}
+		case strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"):
+			fence = line[:3]
+		default:
+			if !fn(pos, next, line) {
+				return
 			}
 		}
-		pos = lineEnd
+		pos = next
 	}
 }
 

@@ -103,27 +103,20 @@ func (s *spec) placement(src []byte, r *records.Record) int {
 // answers the start of the next heading of level 1 or 2 after it, or the
 // end of src.
 func sectionEnd(src []byte, name string) (int, bool) {
-	in, fence := false, ""
-	for pos := 0; pos < len(src); {
-		next := lineAfter(src, pos)
-		line := strings.TrimSpace(string(src[pos:next]))
-		switch {
-		case fence != "":
-			if strings.HasPrefix(line, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"):
-			fence = line[:3]
-		case strings.HasPrefix(line, "# "), strings.HasPrefix(line, "## "):
-			if in {
-				return pos, true
-			}
-			title := strings.TrimSpace(strings.TrimLeft(line, "#"))
-			in = strings.HasPrefix(line, "## ") && strings.EqualFold(title, name)
+	in, at := false, len(src)
+	plainLines(src, 0, len(src), func(pos, _ int, line string) bool {
+		if !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "## ") {
+			return true
 		}
-		pos = next
-	}
-	return len(src), in
+		if in {
+			at = pos
+			return false
+		}
+		title := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		in = strings.HasPrefix(line, "## ") && strings.EqualFold(title, name)
+		return true
+	})
+	return at, in
 }
 
 // result applies the edits and proves the outcome: every id to show is
