@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
@@ -186,6 +187,54 @@ func TestMemoryStatusExactOnInitHome(t *testing.T) {
 	if node := newNodeScripts(t); node != nil {
 		if want := node.run(t, "memory-status.js", home, nil); want != alias {
 			t.Errorf("memory-status differs from memory-status.js (-node +go):\n%s", testutil.Diff(resultText(want), resultText(alias)))
+		}
+	}
+}
+
+// A records write killed with SIGKILL at each point between marking its
+// files and clearing the mark leaves nothing the next command does not
+// bring in line: index --validate (and any later write) finds record and
+// index consistent, for a create and for an update that renames.
+func TestRecordsWriteKilledKeepsIndex(t *testing.T) {
+	const renamed = "memory/records/decisions/adopt-paseto-tokens-everywhere.json"
+	for _, point := range []string{"marked", "record-written", "index-updated"} {
+		for _, action := range []string{"create", "rename"} {
+			t.Run(action+"/"+point, func(t *testing.T) {
+				h := newRecHome(t)
+				create := []string{"records", "write", "--action", "create", "--category", "decision", "--target", recJWT,
+					"--input", h.stage("in.json", recDecision)}
+				write := create
+				if action == "rename" {
+					if res := h.run(nil, create...); res.Code != 0 {
+						t.Fatalf("create: %s", resultText(res))
+					}
+					write = []string{"records", "write", "--action", "update", "--target", recJWT, "--input",
+						h.edit(recJWT, func(d map[string]any) { d["title"] = "Adopt PASETO tokens everywhere"; withChange(d) })}
+				}
+				killed := h.run([]string{crashpoint.Env + "=records-" + point}, write...)
+				if killed.Code != -1 {
+					t.Fatalf("not killed at %s: %s", point, resultText(killed))
+				}
+				res := h.run(nil, "records", "index", "--validate")
+				if res.Code != 0 || res.Stdout != "Index is valid\n" {
+					t.Errorf("after kill -9 at %s: %s", point, resultText(res))
+				}
+				if _, err := os.Stat(filepath.Join(h.root, ".index-pending")); err == nil {
+					t.Errorf("the mark outlived the repair")
+				}
+				other := h.run(nil, "records", "write", "--action", "create", "--category", "decision", "--target",
+					"memory/records/decisions/other.json", "--input", h.stage("in.json", recDecision))
+				if other.Code != 0 {
+					t.Errorf("next write: %s", resultText(other))
+				}
+				index, _ := os.ReadFile(filepath.Join(h.root, "index.md"))
+				for _, rel := range []string{recJWT, renamed} {
+					_, err := os.Stat(filepath.Join(h.zylos, rel))
+					if inIndex := strings.Contains(string(index), "-> "+rel); inIndex != (err == nil) {
+						t.Errorf("%s: file present %v, in index %v:\n%s", rel, err == nil, inIndex, index)
+					}
+				}
+			})
 		}
 	}
 }

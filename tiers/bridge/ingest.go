@@ -62,7 +62,7 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 			return h.ingest(true)
 		}
 	}
-	lock, err := records.AcquireLock(h.root())
+	lock, err := records.AcquireWriteLock(h.root(), h.warn)
 	if err != nil {
 		return Report{}, err
 	}

@@ -27,6 +27,9 @@ func IndexRebuild(root string, out io.Writer, warn func(string)) error {
 	if err != nil {
 		return err
 	}
+	if err := clearPending(root); err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "Rebuilt index.md with %d entries\n", n)
 	return nil
 }
@@ -43,6 +46,9 @@ type Drift struct {
 
 // IndexDrift compares index.md with the active record files.
 func IndexDrift(root string, warn func(string)) (Drift, error) {
+	if err := repairIfPending(root, warn); err != nil {
+		return Drift{}, err
+	}
 	es, err := ReadIndex(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Drift{}, ErrNoIndex

@@ -85,7 +85,7 @@ func Write(o WriteOptions) (Answer, error) {
 		}
 	}
 	if !o.Locked {
-		lock, err := AcquireLock(o.Root)
+		lock, err := AcquireWriteLock(o.Root, o.Warn)
 		if err != nil {
 			return nil, err
 		}
@@ -324,9 +324,18 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 			return err
 		}
 	}
+	marked := []string{w.t.abs}
+	if renamedFrom != "" {
+		marked = append(marked, renamedFrom)
+	}
+	if err := markPending(w.Root, marked); err != nil {
+		return err
+	}
+	crashAt("marked")
 	if err := atomicfile.WriteFile(w.t.abs, data, 0o644); err != nil {
 		return fmt.Errorf("write record: %w", err)
 	}
+	crashAt("record-written")
 	var add []Entry
 	if d.status() == StatusActive {
 		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
@@ -338,13 +347,16 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
 		return err
 	}
+	crashAt("index-updated")
 	if renamedFrom != "" {
 		if err := os.Remove(renamedFrom); err != nil {
 			return fmt.Errorf("remove renamed record: %w", err)
 		}
-		return atomicfile.SyncDir(filepath.Dir(renamedFrom))
+		if err := atomicfile.SyncDir(filepath.Dir(renamedFrom)); err != nil {
+			return err
+		}
 	}
-	return nil
+	return clearPending(w.Root)
 }
 
 // render shows d in the view and lists the view file in related_files,
