@@ -67,7 +67,8 @@ func Write(o WriteOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	if o.Action == "delete" {
+	spelledDelete := o.Action == "delete"
+	if spelledDelete {
 		o.Action = "retire"
 	}
 	t, err := resolveTarget(o)
@@ -96,7 +97,7 @@ func Write(o WriteOptions) (Answer, error) {
 			return nil, err
 		}
 	}
-	w := &writer{WriteOptions: o, t: t}
+	w := &writer{WriteOptions: o, t: t, spelledDelete: spelledDelete}
 	var ans Answer
 	switch o.Action {
 	case "create":
@@ -145,7 +146,8 @@ func resolveTarget(o WriteOptions) (target, error) {
 // writer carries one write operation's state under the lock.
 type writer struct {
 	WriteOptions
-	t target
+	t             target
+	spelledDelete bool // the caller said delete, not retire
 }
 
 func (w *writer) now() string { return stamp(w.Now) }
@@ -191,7 +193,7 @@ func (w *writer) create(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.t.category == "session_summary" {
-		if _, err := enforceWindow(w.Root, 0, w.Now, w.Warn); err != nil {
+		if _, err := enforceWindow(w.Root, window{}, w.Now, w.Warn); err != nil {
 			w.Warn("[WARN] rolling window not enforced: " + err.Error())
 		}
 	}
@@ -232,7 +234,7 @@ func (w *writer) update(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.Hash == "" {
-		w.Warn("[WARN] update without --hash: no concurrency check")
+		w.Warn("WARNING: --hash not provided for update. OCC protection disabled.")
 	} else if err := w.checkHash(data); err != nil {
 		return nil, err
 	}
