@@ -2,9 +2,11 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"github.com/zylos/zylos-memory/tiers"
@@ -19,13 +21,13 @@ const contextBudget = ContextLimit - 1
 // database still leaves the agent its core memory and the other way round.
 func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	core, err := tiers.MemoryParts(env.Layout)
+	core, err := tiers.MemoryPartsHead(env.Layout, coreHeadBytes)
 	if err != nil {
 		notes = append(notes, err.Error())
 		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor.",
-			File: env.Layout.CoreFile()}}
+			ReadMore: "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."}}
 	}
-	c4, err := c4SessionInit(ctx, env.Layout)
+	c4, err := c4WithinShare(ctx, env.Layout)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
@@ -35,6 +37,33 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
+}
+
+// coreHeadBytes is as much of core.md (of each v0.7 file) as the hook reads: more than fills
+// the context cap (3 bytes per UTF-16 unit at most), so a core.md of any
+// size costs no more than this.
+const coreHeadBytes = 64 << 10
+
+// answerReserve is the part of the hook's deadline kept for answering
+// with core memory after the C4 half had its share.
+const answerReserve = 150 * time.Millisecond
+
+// c4WithinShare is the C4 part of the context, given up once its share of
+// the deadline is spent: a C4 database another process holds locked would
+// otherwise keep the hook busy past its deadline, and the agent would get
+// no core memory either.
+func c4WithinShare(ctx context.Context, l tiers.Layout) (string, error) {
+	share := DefaultDeadline - answerReserve
+	if deadline, ok := ctx.Deadline(); ok {
+		share = time.Until(deadline) - answerReserve
+	}
+	c4ctx, cancel := context.WithTimeout(ctx, share)
+	defer cancel()
+	text, err := untilDone(c4ctx, func() (string, error) { return c4SessionInit(c4ctx, l) })
+	if errors.Is(err, errNoAnswer) {
+		return "", fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), l.C4DB())
+	}
+	return text, err
 }
 
 // fitContext joins the memory parts (core.md, or a v0.7 home's identity,

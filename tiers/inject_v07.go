@@ -1,18 +1,22 @@
 package tiers
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
-// ContextPart is one block of session-start context and the file a reader
-// opens for what a cut left out.
+// ContextPart is one block of session-start context and the sentence that
+// tells a reader where the rest is when a cut leaves some out.
 type ContextPart struct {
-	Text string
-	File string
+	Text     string
+	ReadMore string
 }
 
 // v07Parts are the files a v0.7 home injects, in order, under v0.7.1's labels.
@@ -40,18 +44,27 @@ func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 // context in a v2 home, identity.md, state.md and references.md as framed
 // sections in a v0.7 home (a missing file says `(missing)`, an unreadable
 // one `(read error: ...)`, as session-start-inject.js of v0.7.1).
-func MemoryParts(l Layout) ([]ContextPart, error) {
+func MemoryParts(l Layout) ([]ContextPart, error) { return MemoryPartsHead(l, 0) }
+
+// MemoryPartsHead is MemoryParts from at most limit bytes of each file (0:
+// all of it), for a caller that caps the text anyway; a cut head ends on
+// its last whole line and its ReadMore says so.
+func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) {
 	if l.Kind() != KindV07 {
-		text, err := CoreContext(l)
+		if limit <= 0 {
+			text, err := CoreContext(l)
+			return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), 0, 0)}}, err
+		}
+		text, size, err := CoreContextHead(l, limit)
 		if err != nil {
 			return nil, err
 		}
-		return []ContextPart{{Text: text, File: l.CoreFile()}}, nil
+		return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), size, limit)}}, nil
 	}
 	parts := make([]ContextPart, 0, len(v07Parts))
 	for _, p := range v07Parts {
-		file := l.MemoryDir() + string(os.PathSeparator) + p.file
-		data, err := os.ReadFile(file)
+		file := filepath.Join(l.MemoryDir(), p.file)
+		data, size, err := readHead(file, limit)
 		content := nodeString(data)
 		switch {
 		case isMissing(err):
@@ -59,9 +72,35 @@ func MemoryParts(l Layout) ([]ContextPart, error) {
 		case err != nil:
 			content = fmt.Sprintf("(read error: %v)", err)
 		}
-		parts = append(parts, ContextPart{Text: FormatSection(p.label, content), File: file})
+		parts = append(parts, ContextPart{Text: FormatSection(p.label, content), ReadMore: readMore(file, size, limit)})
 	}
 	return parts, nil
+}
+
+// readHead reads the file whole (limit 0), or its first limit bytes up to
+// the last whole line among them.
+func readHead(file string, limit int64) (data []byte, size int64, err error) {
+	if limit <= 0 {
+		data, err = os.ReadFile(file)
+		return data, int64(len(data)), err
+	}
+	head, size, err := regfile.ReadHead(file, limit)
+	if err == nil && int64(len(head)) < size {
+		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1]
+		}
+	}
+	return head, size, err
+}
+
+// readMore is the sentence a cut ends with: where the rest is, and how
+// much of a file larger than limit was read.
+func readMore(file string, size, limit int64) string {
+	s := "Read the rest with the Read tool: " + file + "."
+	if limit > 0 && size > limit {
+		s = fmt.Sprintf("%s is %d bytes; only its first %d were read, and the counts are of those. %s", filepath.Base(file), size, limit, s)
+	}
+	return s
 }
 
 // MemoryContext is the memory context as the layout's Node script builds
@@ -96,7 +135,7 @@ func FitParts(parts []ContextPart, limit int) string {
 	out := make([]string, len(parts))
 	for n, i := range order {
 		share := max(room/(len(parts)-n), 0)
-		out[i] = CapContextFor(parts[i].Text, share, "Read the rest with the Read tool: "+parts[i].File+".")
+		out[i] = CapContextFor(parts[i].Text, share, parts[i].ReadMore)
 		room -= jsLength(out[i])
 	}
 	return strings.Join(out, "\n\n")
