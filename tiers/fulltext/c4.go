@@ -52,7 +52,7 @@ func (u *updater) c4() error {
 		return nil
 	}
 	if top.Int64 < watermark { // a new c4.db: its ids start again
-		if err := u.deleteDocs(c4Path, 0); err != nil {
+		if err := u.deleteDocs(c4Path, allLines); err != nil {
 			return err
 		}
 		watermark = 0

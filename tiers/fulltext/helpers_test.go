@@ -39,6 +39,7 @@ func testHome(t testing.TB) Home {
 	write(t, filepath.Join(l.ArchiveDir(), "2025-10-01.md"), "# Session Log: 2025-10-01\n\n**08:00** - Archived talk about the llama farm\n")
 	write(t, filepath.Join(l.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n### [2024-05-01] JWT library choice\n- **Decision:** golang-jwt\n- **Status:** active\n")
 	c4Rows(t, l.C4DB(), "2026-11-20 08:00:00", "in", "can you check the zebra invoices", "2026-11-20 08:01:00", "out", "the zebra invoices are paid")
+	time.Sleep(racyWindow) // so that an update finds nothing new
 	return HomeOf(l, "")
 }
 

@@ -14,6 +14,14 @@ var ErrNoTerms = errors.New("nothing to search for: the query has only stop word
 // of text is searched by its first maxTerms distinct words.
 const maxTerms = 48
 
+// Terms are the words of text search looks for, or ErrNoTerms.
+func Terms(text string) ([]string, error) {
+	if ts := terms(text); len(ts) > 0 {
+		return ts, nil
+	}
+	return nil, ErrNoTerms
+}
+
 // terms are the distinct searchable words of text, lower case, in order:
 // letters and digits only, so nothing the user types (quotes, *, -, :,
 // NEAR, parentheses) can reach FTS5 as query syntax.

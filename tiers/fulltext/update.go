@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // UpdateStats says what an update did.
@@ -118,11 +119,25 @@ func (u *updater) changed() error {
 type fileKey struct{ size, mtime, inode int64 }
 
 func keyOf(fi os.FileInfo) fileKey {
-	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	k := fileKey{size: fi.Size(), mtime: mtimeOf(fi)}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		k.inode = int64(st.Ino)
 	}
 	return k
+}
+
+// racyWindow: file times advance by clock ticks, so a change made within
+// a tick of the last one can leave the time as it was. A time that recent
+// is remembered as 0, which the next update sees as a change.
+const racyWindow = 50 * time.Millisecond
+
+// mtimeOf is fi's modification time in nanoseconds, or 0 when it is too
+// recent to tell a later change apart.
+func mtimeOf(fi os.FileInfo) int64 {
+	if time.Since(fi.ModTime()) < racyWindow {
+		return 0
+	}
+	return fi.ModTime().UnixNano()
 }
 
 // dir indexes what changed in one directory of t: all its files when its
@@ -142,8 +157,8 @@ func (u *updater) dir(t tree, dir string) error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	mtime := fi.ModTime().UnixNano()
-	if !u.opts.full && err == nil && seen == mtime {
+	mtime := mtimeOf(fi)
+	if !u.opts.full && err == nil && seen == mtime && mtime != 0 {
 		return u.hotFiles(t, dir)
 	}
 	if err := u.changed(); err != nil {
@@ -236,7 +251,7 @@ func (u *updater) file(t tree, path string) error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if known && old == key {
+	if known && old == key && key.mtime != 0 {
 		return nil
 	}
 	if err := u.changed(); err != nil {
@@ -247,7 +262,7 @@ func (u *updater) file(t tree, path string) error {
 	if asLog && known && old.inode == key.inode && key.size > old.size && offset > 0 {
 		return u.appendLog(t, path, rel, key, logReader{day: day, line: line, offset: offset})
 	}
-	if err := u.deleteDocs(rel, 0); err != nil {
+	if err := u.deleteDocs(rel, allLines); err != nil {
 		return err
 	}
 	switch {
@@ -326,8 +341,12 @@ func (u *updater) insert(rel, tier string, d doc) error {
 	return err
 }
 
-// deleteDocs removes the documents of rel from line after on (all when
-// after is 0) from the full-text index and the documents.
+// allLines makes deleteDocs remove every document of a file: records
+// are documents of line 0.
+const allLines = -1
+
+// deleteDocs removes the documents of rel after line after from the
+// full-text index and the documents.
 func (u *updater) deleteDocs(rel string, after int) error {
 	if _, err := u.q.ExecContext(u.ctx, `INSERT INTO fts(fts, rowid, title, tags, body)
 		SELECT 'delete', id, title, tags, body FROM docs WHERE path = ? AND line > ?`, rel, after); err != nil {
@@ -347,7 +366,7 @@ func (u *updater) forgetFile(rel string) error {
 		return err
 	}
 	u.st.Removed++
-	if err := u.deleteDocs(rel, 0); err != nil {
+	if err := u.deleteDocs(rel, allLines); err != nil {
 		return err
 	}
 	_, err := u.q.ExecContext(u.ctx, `DELETE FROM files WHERE path = ?`, rel)
