@@ -27,6 +27,8 @@ type Index struct {
 	home Home
 	// busy is how long a statement waits for another process's lock.
 	busy time.Duration
+	// noWaitUpdate: see Options.
+	noWaitUpdate bool
 }
 
 // Options tune Open.
@@ -34,6 +36,10 @@ type Options struct {
 	// BusyTimeout bounds every wait for another process's lock on the
 	// index (default 5 s); the prompt hook passes its own remaining time.
 	BusyTimeout time.Duration
+	// NoWaitUpdate makes an update that finds another process writing the
+	// index give up at once (ErrLocked) instead of waiting its turn: when
+	// many prompts arrive together, one updates and the rest read.
+	NoWaitUpdate bool
 }
 
 // Open opens the index of h, building it first when it is missing,
@@ -45,6 +51,7 @@ func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
 	path := h.DBPath()
 	ix, err := openIndex(h, path, opts.BusyTimeout)
 	if err == nil {
+		ix.noWaitUpdate = opts.NoWaitUpdate
 		return ix, nil
 	}
 	if errors.Is(err, ErrLocked) {
@@ -53,7 +60,11 @@ func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
 	if err := build(ctx, h, false); err != nil {
 		return nil, err
 	}
-	return openIndex(h, path, opts.BusyTimeout)
+	if ix, err = openIndex(h, path, opts.BusyTimeout); err != nil {
+		return nil, err
+	}
+	ix.noWaitUpdate = opts.NoWaitUpdate
+	return ix, nil
 }
 
 // Close closes the index.

@@ -66,38 +66,20 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit = 1 << 20
+		limit = math.MaxInt32
 	}
-	where, args := q.filters()
-	sqlText := fmt.Sprintf(`SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags,
-		snippet(fts, 2, '', '', '...', 24), bm25(fts, %g, %g, %g) AS r
-		FROM fts JOIN docs d ON d.id = fts.rowid
-		WHERE fts MATCH ?%s ORDER BY r LIMIT ?`, titleWeight, tagsWeight, bodyWeight, where)
-	args = append([]any{matchExpr(ts)}, args...)
-	args = append(args, min(limit*candidatesPerHit+10, 1<<20))
-	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
+	want := min(limit*candidatesPerHit+10, math.MaxInt32)
+	// The best documents are ranked on the full-text index alone, then
+	// filtered; only when the filters leave too few is everything ranked.
+	hits, full, err := ix.rank(ctx, q, ts, want*topFactor)
+	if err == nil && len(hits) < want && !full {
+		hits, _, err = ix.rank(ctx, q, ts, math.MaxInt32)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	defer rows.Close()
-	var hits []Hit
-	for rows.Next() {
-		var h Hit
-		var path, tags string
-		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Excerpt, &h.Score); err != nil {
-			return nil, fmt.Errorf("search index: %w", err)
-		}
-		h.Score = -h.Score * (1 + recencyBoost*recency(h.Date, q.Now))
-		h.Tags = strings.Fields(tags)
-		h.Path, h.Cite = cite(path, h.Line, h.Tier)
-		if h.Tier == TierRecords {
-			h.Line = 0
-		}
-		h.Excerpt = strings.Join(strings.Fields(h.Excerpt), " ")
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+	for i := range hits {
+		hits[i].Score *= 1 + recencyBoost*recency(hits[i].Date, q.Now)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > limit {
@@ -107,6 +89,54 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
 	}
 	return hits, nil
+}
+
+// topFactor is how many more documents than wanted are ranked before the
+// filters (tiers, dates, statuses) apply.
+const topFactor = 4
+
+// rank returns the documents among the best top by BM25 that pass q's
+// filters, with their relevance as Score; full reports that the top held
+// every match, so that a second pass could find no more.
+func (ix *Index) rank(ctx context.Context, q Query, ts []string, top int) (hits []Hit, full bool, err error) {
+	where, args := q.filters()
+	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
+		WHERE fts MATCH ? ORDER BY r LIMIT ?)
+		SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, top.r
+		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
+	args = append([]any{matchExpr(ts), top}, args...)
+	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h Hit
+		var path, tags, body string
+		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &body, &h.Score); err != nil {
+			return nil, false, err
+		}
+		h.Score = -h.Score
+		h.Tags = strings.Fields(tags)
+		h.Path, h.Cite = cite(path, h.Line, h.Tier)
+		if h.Tier == TierRecords {
+			h.Line = 0
+		}
+		h.Excerpt = excerpt(body, ts)
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	full = top == math.MaxInt32
+	if !full {
+		var n int
+		// cheaper than counting every match: is there one past the top?
+		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
+			matchExpr(ts), top).Scan(&n)
+		full = err == nil && n == 0
+	}
+	return hits, full, nil
 }
 
 // filters are the SQL conditions and arguments of q's tiers, dates and

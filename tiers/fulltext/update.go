@@ -74,6 +74,12 @@ type querier interface {
 func (ix *Index) update(ctx context.Context, opts updateOptions) (UpdateStats, error) {
 	u := &updater{ctx: ctx, opts: opts, home: ix.home, q: ix.db}
 	if !opts.dry {
+		if ix.noWaitUpdate {
+			if _, err := ix.db.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+				return u.st, err
+			}
+			defer ix.db.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, ix.busy.Milliseconds()))
+		}
 		tx, err := ix.db.BeginTx(ctx, nil)
 		if err != nil {
 			if isBusy(err) {

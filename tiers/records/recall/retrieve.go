@@ -92,7 +92,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	h := fulltext.HomeOf(opts.Layout, opts.Root)
-	ix, _, err := fulltext.OpenFresh(ctx, h, fulltext.Options{BusyTimeout: busyTimeout(ctx)})
+	ix, _, err := fulltext.OpenFresh(ctx, h, fulltext.Options{BusyTimeout: busyTimeout(ctx), NoWaitUpdate: true})
 	if err != nil {
 		return "", ctx.Err()
 	}
