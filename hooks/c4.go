@@ -18,11 +18,11 @@ func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
 	})
 }
 
-// c4Trigger is the `[Action Required]` sync trigger, or "" when the
-// unsummarized conversations are not over the threshold.
-func c4Trigger(ctx context.Context, l tiers.Layout) (string, error) {
-	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
-		return db.ThresholdCheck(syncThreshold())
+// c4Unsummarized is the range of conversations not yet summarized; a home
+// without a C4 database has none.
+func c4Unsummarized(ctx context.Context, l tiers.Layout) (c4sync.Range, error) {
+	return withC4(ctx, l, func(db *c4sync.DB) (c4sync.Range, error) {
+		return db.Unsummarized()
 	})
 }
 
@@ -38,16 +38,17 @@ func syncThreshold() int {
 	return c4sync.DefaultThreshold
 }
 
-func withC4(ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (string, error)) (string, error) {
+func withC4[T any](ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (T, error)) (T, error) {
+	var none T
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return none, err
 	}
 	db, err := c4sync.Open(l.C4DB())
 	if errors.Is(err, c4sync.ErrNoDB) {
-		return "", nil
+		return none, nil
 	}
 	if err != nil {
-		return "", err
+		return none, err
 	}
 	defer db.Close()
 	return fn(db)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -63,7 +64,7 @@ func checkCore(l tiers.Layout) Check {
 	case !st.Mode().IsRegular():
 		return Check{Fail, "core.md", l.CoreFile() + " is not a regular file"}
 	}
-	f, err := os.Open(l.CoreFile())
+	f, err := regfile.Open(l.CoreFile())
 	if err != nil {
 		return Check{Fail, "core.md", err.Error()}
 	}

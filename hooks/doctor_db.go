@@ -20,6 +20,9 @@ func checkSchedulerDB(l tiers.Layout) Check {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return Check{Warn, "scheduler db", "not created yet (run: zylos-memory scheduler run)"}
 	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return Check{Fail, "scheduler db", err.Error()}
+	}
 	if err := quickCheck(path); err != nil {
 		return Check{Fail, "scheduler db", fmt.Sprintf("%s: %v", path, err)}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -25,7 +26,7 @@ type registered struct {
 var legacyScripts = []string{"session-start-inject.js", "c4-session-init.js", "c4-threshold-check.js"}
 
 func checkHooks(l tiers.Layout) []Check {
-	data, err := os.ReadFile(l.SettingsFile())
+	data, err := regfile.ReadFile(l.SettingsFile())
 	if err != nil {
 		return []Check{{Fail, "hooks", fmt.Sprintf("%v (run: zylos-memory init)", err)}}
 	}

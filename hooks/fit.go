@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/lazy"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // recordHeader starts one conversation record of the C4 session-init text:
@@ -28,8 +29,8 @@ func fitSessionInit(text string, budget int) string {
 	}
 	head, records, tail := splitSessionInit(text)
 	for cut := 1; cut <= len(records); cut++ {
-		marker := fmt.Sprintf("[... %d older of %d recent conversations not shown, to stay under the %d-character context limit. %s]\n\n",
-			cut, len(records), ContextLimit, readC4Sentence)
+		marker := fmt.Sprintf("[... %d older of %d recent conversations not shown, to stay under %s. %s]\n\n",
+			cut, len(records), tiers.LimitPhrase, readC4Sentence)
 		out := head + marker + strings.Join(records[cut:], "") + tail
 		if textLen(out) <= budget {
 			return out
@@ -44,7 +45,7 @@ func fitSessionInit(text string, budget int) string {
 }
 
 // c4CutNote stands in for C4 context that had no room at all.
-const c4CutNote = "[C4 conversation context not shown, to stay under the context limit. Read it with: zylos-memory c4 session-init.]\n"
+var c4CutNote = "[C4 conversation context not shown, to stay under " + tiers.LimitPhrase + ". Read it with: zylos-memory c4 session-init.]\n"
 
 // essentialC4 is the least C4 context worth injecting: the cut note and
 // the sync trigger, if there is one.

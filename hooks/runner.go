@@ -25,6 +25,16 @@ type Handler func(ctx context.Context, env Env, in Input) (Answer, error)
 type Env struct {
 	Layout tiers.Layout
 	Now    func() time.Time
+	Binary string // this binary's absolute path, for the commands the hooks advise
+}
+
+// invocation is how the agent runs this binary for this home.
+func (e Env) invocation() string {
+	binary := e.Binary
+	if binary == "" {
+		binary = "zylos-memory"
+	}
+	return Invocation(binary, e.Layout.ZylosDir)
 }
 
 // handlers maps a subcommand to its entry point; an event without one is

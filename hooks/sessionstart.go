@@ -16,7 +16,7 @@ const contextBudget = ContextLimit - 1
 // additionalContext. Core memory has priority: the conversation part is
 // what gets cut first. Each half fails open on its own, so a broken C4
 // database still leaves the agent its core memory and the other way round.
-func sessionStart(ctx context.Context, env Env, _ Input) (Answer, error) {
+func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
 	core, err := tiers.CoreContext(env.Layout)
 	if err != nil {
@@ -27,6 +27,7 @@ func sessionStart(ctx context.Context, env Env, _ Input) (Answer, error) {
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
+	startSessionState(ctx, env, in.SessionID, c4)
 	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.Layout.CoreFile()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -40,7 +41,11 @@ type Registration struct {
 // (`... zylos-memory ... hook <subcommand>`), so a re-run, or a run from a
 // binary that moved, updates them in place instead of adding duplicates.
 // The previous file is kept as settings.local.json.bak-<UTC time>.
-func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Registration, error) {
+//
+// It also sets ZYLOS_DIR to this home in the settings' "env", so the
+// commands the agent runs (the memory skill's, the hooks' advice) find the
+// home whose hooks gave them, and applies vars (a nil Value removes one).
+func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars ...EnvVar) (Registration, error) {
 	path := l.SettingsFile()
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // a settings file kept elsewhere stays there, and a link
@@ -49,7 +54,15 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Reg
 	if err != nil {
 		return Registration{}, err
 	}
-	merged, changed, err := mergeSettings(old, entries(l, binary, events))
+	env := []member{{"ZYLOS_DIR", marshal(l.ZylosDir)}}
+	for _, v := range vars {
+		var val json.RawMessage
+		if v.Value != nil {
+			val = marshal(*v.Value)
+		}
+		env = append(env, member{v.Key, val})
+	}
+	merged, changed, err := mergeSettings(old, entries(l, binary, events), env)
 	if err != nil {
 		return Registration{}, &MalformedError{Path: path, Err: err}
 	}
@@ -73,7 +86,7 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Reg
 
 // readSettings returns nil data for a missing file.
 func readSettings(path string) ([]byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, nil
 	}
@@ -104,6 +117,13 @@ func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, 
 	}
 }
 
+// EnvVar is a variable init sets in the settings' "env"; a nil Value
+// removes it.
+type EnvVar struct {
+	Key   string
+	Value *string
+}
+
 // entry is one registered command, as Claude Code wants it.
 type entry struct {
 	event   Event
@@ -120,7 +140,14 @@ func entries(l tiers.Layout, binary string, events []Event) []entry {
 
 // Command is the shell command that runs ev's entry point for a home.
 func Command(binary, zylosDir string, ev Event) string {
-	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir) + " hook " + ev.Command
+	return Invocation(binary, zylosDir) + " hook " + ev.Command
+}
+
+// Invocation is the start of every command run for a home: the binary and
+// --zylos-dir, quoted for a shell. A command the hooks advise starts with
+// it, so it works verbatim from any working directory and environment.
+func Invocation(binary, zylosDir string) string {
+	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir)
 }
 
 // isOwn tells whether a registered command is our entry point for ev,

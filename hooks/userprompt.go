@@ -9,11 +9,12 @@ import (
 )
 
 // userPromptSubmit answers with one context: the C4 sync trigger when
-// conversations have piled up past the threshold, then the memories
+// conversations have piled up past the threshold and the session has not
+// been told yet (see promptTrigger), then the memories
 // related to the prompt. Each part fails open on its own.
 func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	trigger, err := c4Trigger(ctx, env.Layout)
+	trigger, err := promptTrigger(ctx, env, in.SessionID)
 	if err != nil {
 		notes = append(notes, "c4 threshold check: "+err.Error())
 	}

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,24 +58,88 @@ func TestHookAnswers(t *testing.T) {
 			if out := strings.TrimSpace(res.Stdout); out != "" && !json.Valid([]byte(out)) {
 				t.Fatalf("stdout is not JSON: %s", out)
 			}
+			res.Stdout = strings.ReplaceAll(res.Stdout, testutil.Binary(t), "$BIN")
 			testutil.Golden(t, filepath.Join("testdata", "hooks", tt.name+".golden"), scrubbed(res, zylos))
 		})
 	}
 }
 
+// The Stop hook blocks with Claude Code's JSON answer (exit 0, nothing on
+// stderr), keeps its state under the home's memory/.state/sessions/, never
+// in the session's working directory, and the let-through retry removes it:
+// the next stop, of this session or another, is triaged again at once.
 func TestHookStopBlocksOnWhatToSave(t *testing.T) {
 	zylos, cwd := triageHome(t)
 	home := filepath.Dir(zylos)
 	path := writeTranscriptJSONL(t, filepath.Join(home, "t.jsonl"),
 		[]string{"We decided on SQLite because it is embedded.", strings.Repeat("ok.\n", 5) + "We picked cron."})
-	stdin := `{"transcript_path":"` + path + `","cwd":"` + cwd + `","hook_event_name":"Stop","stop_hook_active":false}`
-	res := testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", "stop")
-	if res.Code != 2 || res.Stdout != "" || !strings.Contains(res.Stderr, "[DECISION]") {
-		t.Fatalf("want a block (exit 2, the decision on stderr), got %+v", res)
+	stop := func(session string, active bool) testutil.Result {
+		stdin := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":%v}`,
+			session, path, cwd, active)
+		return testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", "stop")
 	}
-	res = testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", "stop")
-	if res.Code != 0 {
-		t.Errorf("the stop right after a block must pass, got %+v", res)
+	res := stop("s1", false)
+	var ans struct{ Decision, Reason string }
+	if res.Code != 0 || res.Stderr != "" || json.Unmarshal([]byte(res.Stdout), &ans) != nil ||
+		ans.Decision != "block" || !strings.Contains(ans.Reason, "[DECISION]") {
+		t.Fatalf("want a JSON block (exit 0, the decision in reason), got %+v", res)
+	}
+	state := filepath.Join(zylos, "memory", ".state", "sessions", "s1")
+	if st, err := os.Stat(filepath.Join(state, "stop-blocked")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("stop flag not in the session's state: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, ".claude")); !os.IsNotExist(err) {
+		t.Fatalf("the hook wrote into the working directory: %v", err)
+	}
+	if res := stop("s1", true); res.Code != 0 || res.Stdout != "" {
+		t.Fatalf("the retry after a block must pass, got %+v", res)
+	}
+	if entries, _ := os.ReadDir(state); len(entries) != 0 {
+		t.Fatalf("the let-through retry left %v", entries)
+	}
+	for _, session := range []string{"s2", "s1"} {
+		if res := stop(session, false); !strings.Contains(res.Stdout, `"decision":"block"`) {
+			t.Fatalf("session %s: a stop after the retry was silenced: %+v", session, res)
+		}
+	}
+}
+
+// The final reply comes as last_assistant_message and may not be in the
+// transcript yet: a decision stated only there still blocks the stop.
+func TestHookStopTriagesFinalReply(t *testing.T) {
+	zylos, cwd := triageHome(t)
+	path := writeTranscriptJSONL(t, filepath.Join(filepath.Dir(zylos), "t.jsonl"), []string{"Looking at the options."})
+	reply := "We decided on SQLite because it is embedded.\nWe chose cron over a loop because it is simpler."
+	stdin, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": path, "cwd": cwd,
+		"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": reply})
+	res := testutil.Run{ZylosDir: zylos, Stdin: string(stdin)}.Exec(t, "hook", "stop")
+	if !strings.Contains(res.Stdout, `"decision":"block"`) || !strings.Contains(res.Stdout, "We chose cron") {
+		t.Fatalf("the final reply was not triaged: %+v", res)
+	}
+}
+
+// Context files are per home and session, 0600, in a 0700 directory, and
+// gone once the stop goes through.
+func TestHookStopContextFilesPrivate(t *testing.T) {
+	zylos, cwd := triageHome(t)
+	path := writeTranscriptJSONL(t, filepath.Join(filepath.Dir(zylos), "t.jsonl"),
+		[]string{"We decided on SQLite because it is embedded.", strings.Repeat("ok.\n", 5) + "We picked cron."})
+	stdin := fmt.Sprintf(`{"session_id":"s","transcript_path":%q,"cwd":%q}`, path, cwd)
+	res := testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", "stop")
+	state := filepath.Join(zylos, "memory", ".state", "sessions", "s")
+	file := filepath.Join(state, ".memory-triage-context-decision.txt")
+	if !strings.Contains(res.Stdout, file) {
+		t.Fatalf("answer does not name %s: %s", file, res.Stdout)
+	}
+	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("context file: %v %v", st, err)
+	}
+	if st, err := os.Stat(state); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("state dir: %v %v", st, err)
+	}
+	testutil.Run{ZylosDir: zylos, Stdin: strings.Replace(stdin, "{", `{"stop_hook_active":true,`, 1)}.Exec(t, "hook", "stop")
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("context file left after the stop went through: %v", err)
 	}
 }
 
@@ -149,5 +214,46 @@ func TestHookStdinNeverClosed(t *testing.T) {
 				t.Fatal("hook hung on an open stdin")
 			}
 		})
+	}
+}
+
+// The sync trigger is said once per session: at session start, or at the
+// first prompt of a session that was not told, and again only when the
+// count has grown by a further threshold.
+func TestHookSyncTriggerOncePerSession(t *testing.T) {
+	zylos := hookHome(t, 31)
+	installChannels(t, zylos, "telegram")
+	hook := func(name, session string) string {
+		stdin := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"x","source":"startup","prompt":"hello there"}`, session)
+		return testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", name).Stdout
+	}
+	const trigger = "[Action Required]"
+	if out := hook("session-start", "a"); !strings.Contains(out, trigger) {
+		t.Fatalf("session start: no trigger: %s", out)
+	}
+	if out := hook("user-prompt-submit", "a"); strings.Contains(out, trigger) {
+		t.Fatalf("the prompt after session start repeated the trigger: %s", out)
+	}
+	if out := hook("user-prompt-submit", "b"); !strings.Contains(out, trigger) {
+		t.Fatalf("first prompt of an untold session: no trigger: %s", out)
+	}
+	if out := hook("user-prompt-submit", "b"); strings.Contains(out, trigger) {
+		t.Fatalf("second prompt repeated the trigger: %s", out)
+	}
+	for i := range 29 {
+		if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "c4", "receive", "--channel", "telegram",
+			"--endpoint", "1", "--content", fmt.Sprint("message ", i)); res.Code != 0 {
+			t.Fatalf("c4 receive: %+v", res)
+		}
+	}
+	if out := hook("user-prompt-submit", "b"); strings.Contains(out, trigger) {
+		t.Fatalf("repeated below a further threshold (60 of 31+30): %s", out)
+	}
+	testutil.Run{ZylosDir: zylos}.Exec(t, "c4", "receive", "--channel", "telegram", "--endpoint", "1", "--content", "one more")
+	if out := hook("user-prompt-submit", "b"); !strings.Contains(out, "There are 61 unsummarized") {
+		t.Fatalf("not said again after a further threshold: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(zylos, "memory", ".state", "sessions", "b", "sync-trigger-count")); err != nil {
+		t.Fatalf("trigger state not under memory/.state: %v", err)
 	}
 }

@@ -103,7 +103,8 @@ func TestTriageBlockGoldenAndFlag(t *testing.T) {
 	if strings.Contains(res.Stderr, "</memory-context>") || strings.Count(res.Stderr, "<triage_data>") != 1 {
 		t.Errorf("hostile text reached the answer unescaped:\n%s", res.Stderr)
 	}
-	testutil.Golden(t, "testdata/triage-block.golden", []byte(strings.ReplaceAll(res.Stderr, cwd, "$CWD")))
+	scrub := strings.NewReplacer(cwd, "$CWD", testutil.Binary(t), "$BIN", zylos, "$ZYLOS")
+	testutil.Golden(t, "testdata/triage-block.golden", []byte(scrub.Replace(res.Stderr)))
 	if st, err := os.Stat(filepath.Join(cwd, ".memory-triage-context-decision.txt")); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("context file: %v %v", st, err)
 	}

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -25,7 +25,7 @@ func StatusFiles(l tiers.Layout, home string) []string {
 // a broken monitor cannot stall housekeeping forever; note says why.
 func AgentIdle(files []string) (idle bool, note string) {
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := regfile.ReadFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -29,7 +30,7 @@ func AcquireLock(l tiers.Layout) (*Lock, error) {
 	if err := os.MkdirAll(l.StateDir(), 0o700); err != nil {
 		return nil, fmt.Errorf("create state dir: %w", err)
 	}
-	f, err := os.OpenFile(LockPath(l), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := regfile.OpenFile(LockPath(l), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}
@@ -62,7 +63,7 @@ func (k *Lock) Release() error { return k.f.Close() }
 
 // lockPID is the pid recorded by the daemon holding the lock, or "unknown".
 func lockPID(l tiers.Layout) string {
-	data, err := os.ReadFile(LockPath(l))
+	data, err := regfile.ReadFile(LockPath(l))
 	if pid := strings.TrimSpace(string(data)); err == nil && pid != "" {
 		return pid
 	}
@@ -71,7 +72,7 @@ func lockPID(l tiers.Layout) string {
 
 // Running reports whether a daemon holds the lock, and its pid.
 func Running(l tiers.Layout) (bool, string) {
-	f, err := os.Open(LockPath(l))
+	f, err := regfile.Open(LockPath(l))
 	if err != nil {
 		return false, ""
 	}

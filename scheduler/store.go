@@ -71,6 +71,9 @@ func Open(l tiers.Layout) (*Store, error) {
 }
 
 func openPath(path string) (*Store, error) {
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return nil, fmt.Errorf("open scheduler db: %w", err)
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
 	q.Set("_journal_mode", "WAL")
@@ -95,6 +98,9 @@ func OpenRead(l tiers.Layout) (*Store, error) {
 	path := DBPath(l)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return openEmpty(path)
+	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return nil, fmt.Errorf("open scheduler db: %w", err)
 	}
 	q := sqliteuri.ReadOnly(path)
 	q.Set("_busy_timeout", "5000")

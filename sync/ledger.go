@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Ledger records which conversation ranges a sync has fetched, per C4
@@ -89,7 +90,7 @@ func merge(spans []span) []span {
 
 func (l Ledger) read() (*ledgerFile, error) {
 	f := &ledgerFile{Fetched: map[string][]span{}}
-	data, err := os.ReadFile(l.Path)
+	data, err := regfile.ReadFile(l.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return f, nil
 	}
@@ -111,7 +112,7 @@ func (l Ledger) update(change func(*ledgerFile)) error {
 	if err := os.MkdirAll(filepath.Dir(l.Path), 0o755); err != nil {
 		return fmt.Errorf("create state dir: %w", err)
 	}
-	lock, err := os.OpenFile(l.Path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := regfile.OpenFile(l.Path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return fmt.Errorf("lock sync ledger: %w", err)
 	}

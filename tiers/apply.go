@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Move is one thing `consolidate --apply` archived.
@@ -131,20 +133,49 @@ func archiveTargets(entries []Entry) []string {
 	return out
 }
 
-// rewrite backs up the source file and replaces it with rest, unless it
-// changed since it was read: then an edit made meanwhile would be lost.
+// rewrite backs up the source file and replaces it with rest. Lines
+// appended to it since it was read (a hook's or an agent's >>) are carried
+// over to the end of rest, both those appended before the replacement and
+// those that reach the old file until it is read a last time; any other
+// change since the read is refused, as an edit made meanwhile would be
+// lost. The backup is a hard link to the old file, so even a line written
+// later still through an open descriptor is kept there.
 func (a *applier) rewrite(path string, src, rest []byte) error {
-	now, err := os.ReadFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("archive entries: %w", err)
 	}
-	if string(now) != string(src) {
-		return fmt.Errorf("archive entries: %s changed while consolidating; nothing removed from it, run again", a.rel(path))
+	defer f.Close()
+	cur, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("archive entries: %w", err)
 	}
-	if err := a.backUp(path, src); err != nil {
+	changed := fmt.Errorf("archive entries: %s changed while consolidating; nothing removed from it, run again", a.rel(path))
+	if !bytes.HasPrefix(cur, src) {
+		return changed
+	}
+	backup, err := a.l.linkBackUp(path, f, cur, a.now)
+	if errors.Is(err, errChangedUnder) {
+		return changed
+	}
+	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, rest, 0o644)
+	a.report.Backups = append(a.report.Backups, a.rel(backup))
+	next := append(append([]byte(nil), rest...), cur[len(src):]...)
+	if err := atomicfile.WriteFile(path, next, 0o644); err != nil {
+		return err
+	}
+	late, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("archive entries: %w", err)
+	}
+	if len(late) > 0 {
+		if err := atomicfile.Append(path, late); err != nil {
+			return fmt.Errorf("archive entries: keep lines appended to %s during the rewrite: %w (they are in %s)", a.rel(path), err, a.rel(backup))
+		}
+	}
+	return nil
 }
 
 func (a *applier) backUp(path string, data []byte) error {

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // cutEntries returns src without the moving entries, after proving that
@@ -55,7 +55,7 @@ func archiveHeader(target string) string {
 // read back; every entry must then be in it, whole.
 func (a *applier) appendToArchive(target string, moving []Entry) error {
 	path := filepath.Join(a.l.MemoryDir(), target)
-	old, err := os.ReadFile(path)
+	old, err := regfile.ReadFile(path)
 	existed := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("archive entries: %w", err)
@@ -114,7 +114,7 @@ func entryTexts(name string, src []byte) map[string]bool {
 
 // verifyArchived reads target back after writing it.
 func verifyArchived(path, target string, moving []Entry) error {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("archive entries: verify: %w", err)
 	}

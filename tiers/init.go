@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/templates"
 )
 
@@ -112,7 +114,7 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 		r.Kept = append(r.Kept, l.rel(path))
 		return nil
 	}
-	old, err := os.ReadFile(path)
+	old, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("back up %s: %w", path, err)
 	}
@@ -134,6 +136,43 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 // backUp saves data under memory/.state/backups/ with the file's relative
 // path and a timestamp, never overwriting an earlier backup.
 func (l Layout) backUp(path string, data []byte, now time.Time) (string, error) {
+	return l.placeBackUp(path, now, func(target string) error {
+		return atomicfile.CreateExclusive(target, data, 0o644)
+	})
+}
+
+// linkBackUp backs up the file open as f, which path named when it was
+// opened, by a hard link: a line appended to it after the backup is taken
+// still lands in the backup. It reports errChangedUnder when path no longer
+// names f. A backups dir on another filesystem gets a copy of data.
+func (l Layout) linkBackUp(path string, f *os.File, data []byte, now time.Time) (string, error) {
+	opened, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("back up %s: %w", path, err)
+	}
+	return l.placeBackUp(path, now, func(target string) error {
+		err := os.Link(path, target)
+		if errors.Is(err, syscall.EXDEV) {
+			return atomicfile.CreateExclusive(target, data, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+		if linked, err := os.Stat(target); err != nil || !os.SameFile(linked, opened) {
+			// Nothing is lost by dropping it: path still names that file.
+			os.Remove(target)
+			return errChangedUnder
+		}
+		return atomicfile.SyncDir(filepath.Dir(target))
+	})
+}
+
+// errChangedUnder says a file was replaced while it was being rewritten.
+var errChangedUnder = errors.New("replaced while it was read")
+
+// placeBackUp finds the first free backup name for path and has place
+// create it there (failing with fs.ErrExist when it is taken).
+func (l Layout) placeBackUp(path string, now time.Time, place func(target string) error) (string, error) {
 	base := filepath.Join(l.StateDir(), "backups", l.rel(path)+"."+now.Format("20060102T150405"))
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return "", fmt.Errorf("back up %s: %w", path, err)
@@ -143,9 +182,12 @@ func (l Layout) backUp(path string, data []byte, now time.Time) (string, error) 
 		if n > 0 {
 			target = fmt.Sprintf("%s-%d", base, n)
 		}
-		err := atomicfile.CreateExclusive(target, data, 0o644)
+		err := place(target)
 		if err == nil {
 			return target, nil
+		}
+		if errors.Is(err, errChangedUnder) {
+			return "", err
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("back up %s: %w", path, err)

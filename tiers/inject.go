@@ -3,13 +3,18 @@ package tiers
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // ContextLimit is how many characters of a hook's additionalContext Claude
 // Code keeps; CapContext cuts below it so nothing is dropped silently.
 const ContextLimit = 10000
+
+// LimitPhrase names the cap in cut markers. A marker names Claude Code's
+// cap, not the smaller share of it one part of a context was given.
+var LimitPhrase = fmt.Sprintf("Claude Code's %d,%03d-character context limit", ContextLimit/1000, ContextLimit%1000)
 
 const (
 	coreHeader = "=== CORE MEMORY (loaded at session start) ===\n\n"
@@ -27,7 +32,7 @@ const (
 // core.md verbatim under a header, or the fresh-install notice when core.md
 // is missing or empty. Invalid UTF-8 becomes U+FFFD as Node decodes it.
 func CoreContext(l Layout) (string, error) {
-	data, err := os.ReadFile(l.CoreFile())
+	data, err := regfile.ReadFile(l.CoreFile())
 	if isMissing(err) {
 		return noCoreText, nil
 	}
@@ -98,7 +103,7 @@ func CapContextFor(text string, limit int, readMore string) string {
 	}
 	// The marker's numbers only shrink as more is kept, so its length with
 	// the largest numbers bounds every marker we may print.
-	budget := limit - jsLength(capMarker(len(lines), len(lines), total, limit, readMore))
+	budget := limit - jsLength(capMarker(len(lines), len(lines), total, readMore))
 	var kept strings.Builder
 	used, keptLines := 0, 0
 	for _, line := range lines {
@@ -119,16 +124,16 @@ func CapContextFor(text string, limit int, readMore string) string {
 		kept.WriteByte('\n')
 	}
 	shown := kept.String()
-	marker := capMarker(len(lines)-keptLines, len(lines), total-jsLength(shown), limit, readMore)
+	marker := capMarker(len(lines)-keptLines, len(lines), total-jsLength(shown), readMore)
 	if budget < 1 {
 		return cutRunes(marker, limit)
 	}
 	return shown + marker
 }
 
-func capMarker(cutLines, lines, cutChars, limit int, readMore string) string {
-	return fmt.Sprintf("[... truncated: the last %d of %d lines (%d characters) were cut to fit the %d-character context limit. %s]",
-		cutLines, lines, cutChars, limit, readMore)
+func capMarker(cutLines, lines, cutChars int, readMore string) string {
+	return fmt.Sprintf("[... truncated: the last %d of %d lines (%d characters) were cut to stay under %s. %s]",
+		cutLines, lines, cutChars, LimitPhrase, readMore)
 }
 
 // cutRunes returns the longest prefix of s of at most n UTF-16 code units

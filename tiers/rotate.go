@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 const sessionHeaderPrefix = "# Session Log: "
@@ -36,63 +37,82 @@ func Rotate(l Layout, now time.Time) (messages []string, err error) {
 		return nil, err
 	}
 	defer unlock()
+	// Appenders never take the lock: a pass that loses a race with one (it
+	// created current.md under us) starts over on what it made.
+	for attempt := 0; attempt < maxRotationPasses; attempt++ {
+		msgs, again, err := rotatePass(l.CurrentSession(), now)
+		messages = append(messages, msgs...)
+		if err != nil || !again {
+			return messages, err
+		}
+	}
+	return messages, fmt.Errorf("rotate session: %s keeps changing under the rotation; try again", l.CurrentSession())
+}
 
+// maxRotationPasses bounds the restarts when appenders keep recreating
+// current.md.
+const maxRotationPasses = 5
+
+// rotatePass is one attempt of Rotate. current.md is never absent while an
+// appender may write: the old file is hard-linked to its dated name and
+// the fresh one renamed over it, so a line lands in the old log (if its
+// writer opened the file before the rename) or in the new one, never in a
+// file that is then replaced.
+func rotatePass(current string, now time.Time) (messages []string, again bool, err error) {
 	today := now.Format("2006-01-02")
-	current := l.CurrentSession()
+	fresh := []byte(sessionHeaderPrefix + today + "\n\n")
+	created := "Created fresh current.md for " + today
 	info, err := os.Lstat(current)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("rotate session: %w", err)
-	case info.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("rotate session: %s is a symlink; replace it with a regular file (nothing was changed)", current)
-	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("rotate session: %s is not a regular file; move it aside (nothing was changed)", current)
-	default:
-		msg, done, err := rotateCurrent(current, info, now)
+		err := atomicfile.CreateExclusive(current, fresh, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, true, nil
+		}
 		if err != nil {
-			return nil, err
+			return nil, false, fmt.Errorf("create current session: %w", err)
 		}
-		if msg != "" {
-			messages = append(messages, msg)
-		}
-		if done {
-			return messages, nil
-		}
+		return []string{created}, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("rotate session: %w", err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, false, fmt.Errorf("rotate session: %s is a symlink; replace it with a regular file (nothing was changed)", current)
+	case !info.Mode().IsRegular():
+		return nil, false, fmt.Errorf("rotate session: %s is not a regular file; move it aside (nothing was changed)", current)
 	}
-	if err := atomicfile.WriteFile(current, []byte(sessionHeaderPrefix+today+"\n\n"), 0o644); err != nil {
-		return messages, fmt.Errorf("create current session: %w", err)
-	}
-	return append(messages, "Created fresh current.md for "+today), nil
-}
-
-// rotateCurrent moves an existing current.md aside unless it is today's
-// (done = true: leave it). An empty header-less file has nothing to keep.
-func rotateCurrent(current string, info fs.FileInfo, now time.Time) (msg string, done bool, err error) {
-	data, err := os.ReadFile(current)
+	data, err := regfile.ReadFile(current)
 	if err != nil {
-		return "", false, fmt.Errorf("rotate session: %w", err)
+		return nil, false, fmt.Errorf("rotate session: %w", err)
 	}
-	today := now.Format("2006-01-02")
 	date, ok := SessionDate(string(data))
 	switch {
 	case ok && date == today:
-		return "No rotation needed (same day).", true, nil
-	case ok:
-		target, err := moveAside(current, date)
-		if err != nil {
-			return "", false, err
+		return []string{"No rotation needed (same day)."}, false, nil
+	case !ok && len(data) == 0:
+		// Nothing to keep, but replacing the file could drop a line appended
+		// since the read: the header is appended instead, which on an empty
+		// file is the same content.
+		if err := atomicfile.Append(current, fresh); err != nil {
+			return nil, false, fmt.Errorf("create current session: %w", err)
 		}
-		return "Rotated: current.md -> " + filepath.Base(target), false, nil
-	case len(data) == 0:
-		return "", false, nil
+		return []string{created}, false, nil
 	}
-	mdate := info.ModTime().In(now.Location()).Format("2006-01-02")
-	target, err := moveAside(current, mdate)
+	msg := "Rotated: current.md -> "
+	if !ok {
+		date = info.ModTime().In(now.Location()).Format("2006-01-02")
+	}
+	target, err := linkAside(current, date)
 	if err != nil {
-		return "", false, err
+		return nil, false, err
 	}
-	return "Rotated: current.md -> " + filepath.Base(target) + " (no date header; named by its modification date)", false, nil
+	msg += filepath.Base(target)
+	if !ok {
+		msg += " (no date header; named by its modification date)"
+	}
+	if err := atomicfile.WriteFile(current, fresh, 0o644); err != nil {
+		return []string{msg}, false, fmt.Errorf("create current session: %w", err)
+	}
+	return []string{msg, created}, false, nil
 }
 
 // SessionDate finds the first "# Session Log: YYYY-MM-DD" at the start of a
@@ -121,10 +141,11 @@ func atLineStart(s string, i int) bool {
 	return strings.HasSuffix(s[:i], "\u2028") || strings.HasSuffix(s[:i], "\u2029")
 }
 
-// moveAside renames current to DATE.md in its directory, or DATE-1.md,
+// linkAside hard-links current to DATE.md in its directory, or DATE-1.md,
 // DATE-2.md, ... when taken. A hard link cannot replace an existing file,
-// so no earlier log is ever clobbered.
-func moveAside(current, date string) (string, error) {
+// so no earlier log is ever clobbered; current itself stays in place until
+// the fresh file is renamed over it.
+func linkAside(current, date string) (string, error) {
 	dir := filepath.Dir(current)
 	for n := 0; n < maxRotationSuffix; n++ {
 		name := date + ".md"
@@ -138,9 +159,6 @@ func moveAside(current, date string) (string, error) {
 		}
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("rotate session to %s: %w", name, err)
-		}
-		if err := os.Remove(current); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("rotate session: %w", err)
 		}
 		return target, atomicfile.SyncDir(dir)
 	}
@@ -161,7 +179,7 @@ func lockFile(path string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create lock dir: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := regfile.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}

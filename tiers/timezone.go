@@ -3,10 +3,13 @@ package tiers
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Location resolves the timezone for dates and schedules: TZ in the
@@ -15,7 +18,10 @@ func (l Layout) Location() (*time.Location, error) {
 	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
 		return loadLocation(tz, "TZ")
 	}
-	data, err := os.ReadFile(l.EnvFile())
+	data, err := regfile.ReadFile(l.EnvFile())
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, fmt.Errorf("read timezone: %w", err)
+	}
 	if err != nil {
 		return time.Local, nil
 	}

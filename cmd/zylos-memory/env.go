@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -71,4 +72,27 @@ func (e *env) localNow() (time.Time, error) {
 		return time.Time{}, err
 	}
 	return e.now().In(loc), nil
+}
+
+// executable is this binary's absolute path, symlinks resolved: what the
+// hooks are registered with and what the commands they advise run.
+func executable() (string, error) {
+	binary, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	return binary, nil
+}
+
+// invocation is how the agent runs this binary for this home (see
+// hooks.Invocation); the bare name when the binary cannot be located.
+func (e *env) invocation() string {
+	binary, err := executable()
+	if err != nil {
+		binary = "zylos-memory"
+	}
+	return hooks.Invocation(binary, e.layout.ZylosDir)
 }

@@ -37,6 +37,9 @@ func hookCommand(ev hooks.Event) *cli.Command {
 				return nil
 			}
 			opts.Env = hooks.Env{Layout: e.layout, Now: e.now}
+			if binary, err := executable(); err == nil {
+				opts.Env.Binary = binary
+			}
 			if code := hooks.Run(c.Context, ev, opts); code != 0 {
 				return cli.Exit("", code)
 			}

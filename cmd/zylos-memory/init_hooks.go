@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,12 +12,9 @@ import (
 // malformed settings file is reported and left untouched; init then exits
 // non-zero so the user knows the hooks are not in place.
 func initHooks(e *env) error {
-	binary, err := os.Executable()
+	binary, err := executable()
 	if err != nil {
 		return fmt.Errorf("register hooks: locate this binary: %w", err)
-	}
-	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
-		binary = resolved
 	}
 	events := hooks.Events()
 	reg, err := hooks.Register(e.layout, binary, events, e.now())

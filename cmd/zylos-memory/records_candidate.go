@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
@@ -94,7 +94,7 @@ func candidateOptions(c *cli.Context) (recall.CandidateOptions, error) {
 }
 
 func readNewInfo(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("read --new-info-file: %w", err)
 	}

@@ -13,12 +13,12 @@ import (
 func init() {
 	registerSub("records", &cli.Command{
 		Name:  "triage",
-		Usage: "Stop hook: read {\"transcript_path\",\"cwd\"} on stdin; exit 2 with what to save on stderr, else exit 0",
-		UsageText: `echo '{"transcript_path":"...","cwd":"..."}' | zylos-memory records triage [--root R]` +
+		Usage: "Stop hook: read {\"session_id\",\"transcript_path\",\"last_assistant_message\"} on stdin; exit 2 with what to save on stderr, else exit 0",
+		UsageText: `echo '{"session_id":"...","transcript_path":"..."}' | zylos-memory records triage [--root R]` +
 			"\n   exit 0 lets the agent stop; exit 2 blocks it with the items to save on stderr",
 		Flags: []cli.Flag{
 			recallRootFlag(),
-			&cli.StringFlag{Name: "context-dir", Value: "/tmp", Usage: "where the per-category context files are written"},
+			&cli.StringFlag{Name: "context-dir", Usage: "where the per-category context files are written (default: the session's directory under memory/.state/sessions/)"},
 			&cli.DurationFlag{Name: "timeout", Value: triage.DefaultTimeout, Usage: "deadline after which the stop is allowed"},
 		},
 		Action: runTriage,
@@ -35,7 +35,9 @@ func runTriage(c *cli.Context) error {
 	opts := triage.Options{
 		Config:     triageConfig(c.String("root"), e),
 		Home:       os.Getenv("HOME"),
+		StateDir:   e.layout.StateDir(),
 		ContextDir: c.String("context-dir"),
+		Command:    e.invocation(),
 		Now:        e.now,
 		Timeout:    c.Duration("timeout"),
 	}

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // createTemp is a variable so tests can inject ENOSPC or a crash between
@@ -111,4 +113,24 @@ func CreateExclusive(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	return SyncDir(dir)
+}
+
+// Append adds data to the end of the existing file path in one write and
+// syncs it. It is for files that others append to without a lock (session
+// logs, reference files): an O_APPEND write lands whole after theirs,
+// where replacing the file could drop a line they added meanwhile.
+func Append(path string, data []byte) error {
+	f, err := regfile.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: sync: %w", path, err)
+	}
+	return f.Close()
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/url"
 	"os"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // URI is a file: URI for path with the query q. A URI, unlike a bare path,
@@ -38,6 +40,18 @@ func ReadOnly(path string) url.Values {
 // database.
 func ReadOnlyLocked() url.Values { return url.Values{"mode": {"ro"}} }
 
+// CheckFiles refuses a database whose file, or whose -wal, -shm or
+// -journal beside it, exists and is not a regular file: SQLite would open
+// a FIFO and block forever. Call it before handing path to SQLite.
+func CheckFiles(path string) error {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := regfile.Check(path + suffix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // walAtRest reports a WAL-mode database that no connection has open (no
 // -wal or -shm beside it).
 func walAtRest(path string) bool {
@@ -46,7 +60,7 @@ func walAtRest(path string) bool {
 			return false
 		}
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}

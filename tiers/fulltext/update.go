@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // UpdateStats says what an update did.
@@ -303,7 +305,7 @@ func (u *updater) appendLog(t tree, path, rel string, key fileKey, lr logReader)
 			return err
 		}
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path) // a FIFO put in place of a log must not hang
 	if err != nil {
 		u.warn("read %s: %v", rel, err)
 		return nil

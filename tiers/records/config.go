@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // ConfigFile is the config's name inside the records root.
@@ -96,7 +97,7 @@ func DefaultConfig() *Config {
 // fall back to DefaultConfig, as the hooks do).
 func LoadConfig(root string) (*Config, error) {
 	cfg := DefaultConfig()
-	data, err := os.ReadFile(filepath.Join(root, ConfigFile))
+	data, err := regfile.ReadFile(filepath.Join(root, ConfigFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

@@ -88,17 +88,28 @@ func anyList(ss []string) []any {
 // appendChange adds a changes[] entry and keeps only the newest
 // ChangesCap entries (FIFO overflow).
 func (d doc) appendChange(c Change) {
+	d.logChange(c)
+	d.capChanges()
+}
+
+// logChange adds a changes[] entry without the FIFO cap, for an update
+// whose "at least one new entry" check must count it before the cap
+// drops the oldest ones.
+func (d doc) logChange(c Change) {
 	entry := map[string]any{"date": c.Date, "summary": Truncate(c.Summary, 300)}
 	if c.Field != "" {
 		entry["field"] = c.Field
 		entry["old_value"] = c.OldValue
 		entry["new_value"] = c.NewValue
 	}
-	changes := append(d.list("changes"), entry)
-	if len(changes) > ChangesCap {
-		changes = changes[len(changes)-ChangesCap:]
+	d["changes"] = append(d.list("changes"), entry)
+}
+
+// capChanges keeps only the newest ChangesCap changes[] entries.
+func (d doc) capChanges() {
+	if l := d.list("changes"); len(l) > ChangesCap {
+		d["changes"] = l[len(l)-ChangesCap:]
 	}
-	d["changes"] = changes
 }
 
 // toRecord converts a doc to the reader's Record type (for index entries).

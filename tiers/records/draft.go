@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // DraftOptions are the flags of `records draft` (seed 004's memory_draft).
@@ -105,7 +106,7 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	if err != nil {
 		return nil, newError(ErrPath, "target", o.CandidateFile, "error", err.Error(), "fix", "Use the candidate.path as given")
 	}
-	data, err := os.ReadFile(abs)
+	data, err := regfile.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, newError(ErrRead, "target", o.CandidateFile, "error", "candidate does not exist", "fix", "Run records candidate again")
 	}
@@ -137,7 +138,9 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	}
 	d["content"] = content
 	d["updated_at"] = stamp(o.Now)
-	d.appendChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
+	// Uncapped: the update that writes the draft counts it as new before
+	// the cap drops the oldest entry.
+	d.logChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})
 	return d, nil
 }
 

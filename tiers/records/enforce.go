@@ -29,7 +29,7 @@ func Enforce(o EnforceOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	lock, err := AcquireLock(o.Root)
+	lock, err := acquireWriteLock(o.Root, o.Warn)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // IndexFile is the index's name inside the records root.
@@ -65,7 +66,7 @@ func EntryOf(root, abs string, r *Record) Entry {
 
 // ReadIndex parses root/index.md. A missing index is fs.ErrNotExist.
 func ReadIndex(root string) ([]Entry, error) {
-	data, err := os.ReadFile(filepath.Join(root, IndexFile))
+	data, err := regfile.ReadFile(filepath.Join(root, IndexFile))
 	if err != nil {
 		return nil, err
 	}

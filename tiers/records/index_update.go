@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unsafe"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // line is one index line kept as text, with its sort key: an update
@@ -29,7 +29,7 @@ func indexLine(text string, l IndexLine) line {
 // keeping every other line as it is. A missing index is rebuilt from the
 // files instead. Callers hold the lock.
 func updateIndex(root string, drop []string, add []Entry, warn func(string)) error {
-	data, err := os.ReadFile(filepath.Join(root, IndexFile))
+	data, err := regfile.ReadFile(filepath.Join(root, IndexFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		_, err = RebuildIndex(root, warn)
 		return err

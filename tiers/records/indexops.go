@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // IndexRebuild rewrites index.md from the files under the lock and
@@ -24,6 +25,9 @@ func IndexRebuild(root string, out io.Writer, warn func(string)) error {
 	defer lock.Release()
 	n, err := RebuildIndex(root, warn)
 	if err != nil {
+		return err
+	}
+	if err := clearPending(root); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "Rebuilt index.md with %d entries\n", n)
@@ -42,6 +46,9 @@ type Drift struct {
 
 // IndexDrift compares index.md with the active record files.
 func IndexDrift(root string, warn func(string)) (Drift, error) {
+	if err := repairIfPending(root, warn); err != nil {
+		return Drift{}, err
+	}
 	es, err := ReadIndex(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Drift{}, ErrNoIndex
@@ -92,7 +99,7 @@ func printList(out io.Writer, title string, items []string) {
 // IndexQuery prints the index lines containing keyword (case-insensitive
 // substring of the whole line).
 func IndexQuery(root, keyword string, out io.Writer) error {
-	data, err := os.ReadFile(filepath.Join(root, IndexFile))
+	data, err := regfile.ReadFile(filepath.Join(root, IndexFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNoIndex
 	}

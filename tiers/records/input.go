@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // StagingDir is where seed 004's flow keeps drafts and inputs.
@@ -84,7 +86,7 @@ func readInput(p, root string) (doc, error) {
 		return nil, newError(ErrInput, "input", p, "error", fmt.Sprintf("larger than %d bytes", maxInput),
 			"fix", "A record is a few KB; write only the record")
 	}
-	data, err := os.ReadFile(real)
+	data, err := regfile.ReadFile(real)
 	if err != nil {
 		return nil, newError(ErrInput, "input", p, "error", err.Error(), "fix", "Write the input file first")
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // LockFile is the lock's name inside the records root.
@@ -29,7 +31,7 @@ func AcquireLock(root string) (*Lock, error) {
 		return nil, fmt.Errorf("create records root: %w", err)
 	}
 	path := filepath.Join(root, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := regfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}

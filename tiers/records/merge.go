@@ -112,7 +112,7 @@ func (m *merger) mergeTags() error {
 	m.new["tags"] = anyList(sortedSet(append(kept, added...)))
 	if len(evicted) > 0 {
 		sort.Strings(evicted)
-		m.new.appendChange(Change{Date: stamp(m.now), Field: "tags",
+		m.new.logChange(Change{Date: stamp(m.now), Field: "tags",
 			Summary:  fmt.Sprintf("Tags evicted at cap %d: %s", TagCap, strings.Join(evicted, ", ")),
 			OldValue: anyList(old), NewValue: m.new["tags"]})
 	}
@@ -165,9 +165,7 @@ func (m *merger) mergeChanges() error {
 			"old_count", fmt.Sprint(oldN),
 			"fix", `Append {"date": "...", "summary": "what changed"} to changes[]`)
 	}
-	if l := m.new.list("changes"); len(l) > ChangesCap {
-		m.new["changes"] = l[len(l)-ChangesCap:]
-	}
+	m.new.capChanges()
 	return nil
 }
 
@@ -189,7 +187,7 @@ func (m *merger) logContentChanges() {
 		if _, isObj := ov.(map[string]any); isObj || nv == nil || reflect.DeepEqual(ov, nv) {
 			continue
 		}
-		m.new.appendChange(Change{Date: stamp(m.now), Field: "content." + k,
+		m.new.logChange(Change{Date: stamp(m.now), Field: "content." + k,
 			Summary: "Updated content." + k, OldValue: ov, NewValue: nv})
 	}
 }

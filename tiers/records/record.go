@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/zylos/zylos-memory/internal/lazy"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Record status values (top-level lifecycle, not content.status).
@@ -79,7 +79,7 @@ func ParseRecord(data []byte) (*Record, error) {
 
 // ReadRecord reads and decodes the record file at path.
 func ReadRecord(path string) (*Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read record: %w", err)
 	}

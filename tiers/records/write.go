@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // WriteOptions are the flags of `records write`.
@@ -53,7 +54,7 @@ func Write(o WriteOptions) (Answer, error) {
 			return nil, err
 		}
 	}
-	lock, err := AcquireLock(o.Root)
+	lock, err := acquireWriteLock(o.Root, o.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (w *writer) now() string { return stamp(w.Now) }
 // readStored reads the target inside the lock. A missing file is
 // fs.ErrNotExist; an unparsable one is a READ_ERROR.
 func (w *writer) readStored() ([]byte, doc, error) {
-	data, err := os.ReadFile(w.t.abs)
+	data, err := regfile.ReadFile(w.t.abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -280,9 +281,18 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if err := os.MkdirAll(filepath.Dir(w.t.abs), 0o755); err != nil {
 		return fmt.Errorf("create category folder: %w", err)
 	}
+	marked := []string{w.t.abs}
+	if renamedFrom != "" {
+		marked = append(marked, renamedFrom)
+	}
+	if err := markPending(w.Root, marked); err != nil {
+		return err
+	}
+	crashAt("marked")
 	if err := atomicfile.WriteFile(w.t.abs, data, 0o644); err != nil {
 		return fmt.Errorf("write record: %w", err)
 	}
+	crashAt("record-written")
 	var add []Entry
 	if d.status() == StatusActive {
 		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
@@ -294,11 +304,14 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
 		return err
 	}
+	crashAt("index-updated")
 	if renamedFrom != "" {
 		if err := os.Remove(renamedFrom); err != nil {
 			return fmt.Errorf("remove renamed record: %w", err)
 		}
-		return atomicfile.SyncDir(filepath.Dir(renamedFrom))
+		if err := atomicfile.SyncDir(filepath.Dir(renamedFrom)); err != nil {
+			return err
+		}
 	}
-	return nil
+	return clearPending(w.Root)
 }

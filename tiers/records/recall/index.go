@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"unsafe"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -60,7 +60,7 @@ func readIndexText(root string, warn func(string)) (string, error) {
 // the largest thing a prompt reads, and in a fresh process every copied
 // megabyte is page faults. The bytes are never written after the read.
 func readString(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil || len(data) == 0 {
 		return "", err
 	}

@@ -16,10 +16,15 @@ const (
 	truncatedMarker = "\n[Truncated: context exceeded 50KB]\n"
 )
 
-// ContextFile is where the context of category is written in dir: the
-// name the write guard lets through (seed 003: /tmp/.memory-triage-context-*.txt).
+// The context file name of seed 003 (.memory-triage-context-<category>.txt).
+const (
+	contextPrefix = ".memory-triage-context-"
+	contextSuffix = ".txt"
+)
+
+// ContextFile is where the context of category is written in dir.
 func ContextFile(dir, category string) string {
-	return filepath.Join(dir, ".memory-triage-context-"+strings.ToLower(category)+".txt")
+	return filepath.Join(dir, contextPrefix+strings.ToLower(category)+contextSuffix)
 }
 
 // writeContext writes the context file of res and returns its path. The

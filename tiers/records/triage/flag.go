@@ -3,53 +3,53 @@ package triage
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/hookstate"
 )
 
-// flagTTL is how long a block keeps the next stop from being blocked again:
-// after a block the agent saves and stops, and that stop must go through.
+// flagTTL is how long a block keeps the next stop from being blocked again,
+// for a client that does not say stop_hook_active: after a block the agent
+// saves and stops, and that stop must go through.
 const flagTTL = 5 * time.Minute
 
-// StopFlag is the flag file of a working directory.
-func StopFlag(cwd string) string {
-	return filepath.Join(cwd, ".claude", ".stop_hook_active")
-}
+// flagName is the stop flag in a session's state directory: the time of the
+// last block, in Unix seconds.
+const flagName = "stop-blocked"
 
-// consumeFreshFlag reports whether a flag younger than flagTTL exists, and
-// removes a fresh one: it has done its job. The age comes from the
-// timestamp inside the flag (so a fixed clock works), else its mtime.
-func consumeFreshFlag(path string, now time.Time) bool {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// StopFlag is the stop flag of the session whose state directory is dir.
+func StopFlag(dir string) string { return filepath.Join(dir, flagName) }
+
+// consumeFreshFlag reports whether a flag younger than flagTTL exists in the
+// session's state directory. A flag of any age is removed: a fresh one has
+// done its job, a stale one must not outlive its session.
+func consumeFreshFlag(dir string, now time.Time) bool {
+	at, ok := hookstate.ReadInt(dir, flagName)
+	if !ok {
 		return false
 	}
-	at := flagTime(path, data)
-	if age := now.Sub(at); age < 0 || age >= flagTTL {
-		return false // stale: ignored, and overwritten if this stop blocks
-	}
-	// A flag that cannot be removed still allows this stop; it goes stale
-	// on its own.
-	_ = os.Remove(path)
-	return true
+	_ = hookstate.Remove(dir, flagName)
+	age := now.Sub(time.Unix(at, 0))
+	return age >= 0 && age < flagTTL
 }
 
-func flagTime(path string, data []byte) time.Time {
-	if sec, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
-		return time.Unix(sec, 0)
-	}
-	if st, err := os.Stat(path); err == nil {
-		return st.ModTime()
-	}
-	return time.Time{}
+func writeFlag(dir string, now time.Time) error {
+	return hookstate.WriteInt(dir, flagName, now.Unix())
 }
 
-func writeFlag(path string, now time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// clearBlock removes what a block left in the session's state directory:
+// the flag and the context files the agent has read by now. Best effort;
+// whatever stays goes with the session's directory.
+func clearBlock(dir string) {
+	_ = hookstate.Remove(dir, flagName)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
 	}
-	return atomicfile.WriteFile(path, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), 0o600)
+	for _, e := range entries {
+		if name := e.Name(); strings.HasPrefix(name, contextPrefix) && strings.HasSuffix(name, contextSuffix) {
+			_ = os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

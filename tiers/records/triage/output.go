@@ -45,15 +45,17 @@ type triageData struct {
 // its context file; a category whose file could not be written has none.
 // Escaping can grow a snippet fivefold ("&" -> "&amp;"), so a message over
 // MaxMessage is rebuilt with one snippet per category, which always fits.
-func blockMessage(hits []result, act activity, contextFiles map[string]string, p Parallel) string {
-	msg := composeMessage(hits, act, contextFiles, p, maxSnippetsPerCategory)
+// command is how the agent runs this binary for the home that triaged, so
+// the advice works verbatim from the agent's working directory.
+func blockMessage(hits []result, act activity, contextFiles map[string]string, p Parallel, command string) string {
+	msg := composeMessage(hits, act, contextFiles, p, command, maxSnippetsPerCategory)
 	if len(msg) > MaxMessage {
-		msg = composeMessage(hits, act, contextFiles, p, 1)
+		msg = composeMessage(hits, act, contextFiles, p, command, 1)
 	}
 	return msg
 }
 
-func composeMessage(hits []result, act activity, contextFiles map[string]string, p Parallel, snippets int) string {
+func composeMessage(hits []result, act activity, contextFiles map[string]string, p Parallel, command string, snippets int) string {
 	var b strings.Builder
 	b.WriteString("The following items should be saved as memories before stopping:\n\n")
 	data := triageData{ParallelConfig: p, Categories: []dataEntry{}}
@@ -65,8 +67,8 @@ func composeMessage(hits []result, act activity, contextFiles map[string]string,
 			ContextFile: contextFiles[h.Category],
 		})
 	}
-	b.WriteString("\nUse the memory skill to save each item: read its context file, check for an existing record " +
-		"with `zylos-memory records candidate`, then create or update it with `zylos-memory records write`.\n\n")
+	fmt.Fprintf(&b, "\nUse the memory skill to save each item: read its context file, check for an existing record "+
+		"with `%[1]s records candidate`, then create or update it with `%[1]s records write`.\n\n", command)
 	js, _ := json.Marshal(data) // plain strings, numbers and maps: cannot fail
 	fmt.Fprintf(&b, "<triage_data>\n%s\n</triage_data>\n", js)
 	return b.String()

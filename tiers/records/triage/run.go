@@ -8,14 +8,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/hookstate"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-// Exit codes of the Stop hook: 0 lets the agent stop, 2 blocks the stop and
-// hands stderr to the agent.
+// Exit codes of `records triage`: 0 lets the agent stop, 2 blocks the stop
+// and hands stderr to the agent.
 const (
 	ExitAllow = 0
 	ExitBlock = 2
@@ -31,16 +33,22 @@ const maxStdin = 1 << 20
 type Options struct {
 	Config     records.TriageConfig // the triage section of the records config
 	Home       string               // $HOME: transcripts must live under it or under /tmp
-	ContextDir string               // where context files go; "" means /tmp
+	StateDir   string               // the home's memory/.state: per-session stop flag and context files
+	ContextDir string               // where context files go; "" means the session's state directory
+	Command    string               // how the agent runs this binary for this home; "" means zylos-memory
 	Now        func() time.Time     // clock; nil means time.Now
 	Timeout    time.Duration        // whole-run bound; 0 means DefaultTimeout
 }
 
 // Input is the part of the Stop hook payload triage reads.
 type Input struct {
+	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	StopHookActive bool   `json:"stop_hook_active"`
+	// LastAssistantMessage is the final reply, which Claude Code may write
+	// to the transcript only after the Stop hook ran.
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // Run is the Stop hook: it reads the payload from stdin and returns the
@@ -85,8 +93,11 @@ func evaluate(ctx context.Context, stdin io.Reader, opts Options) outcome {
 }
 
 func (o Options) withDefaults() Options {
-	if o.ContextDir == "" {
-		o.ContextDir = "/tmp"
+	if o.StateDir == "" {
+		o.StateDir = filepath.Join(os.TempDir(), "zylos-memory-state-"+strconv.Itoa(os.Getuid()))
+	}
+	if o.Command == "" {
+		o.Command = "zylos-memory"
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -116,33 +127,31 @@ func ParseInput(r io.Reader) (Input, error) {
 // Decide is the Stop hook's decision for an already parsed payload: the
 // message that blocks the stop, or "" to let it happen. An error also
 // lets the stop happen; the caller reports it in one line. Decide writes
-// the context files and the stop flag of a block; it does not enforce
-// opts.Timeout, the caller's ctx bounds it.
+// the context files and the stop flag of a block in the session's state
+// directory, and the stop it lets through after a block removes both; it
+// does not enforce opts.Timeout, the caller's ctx bounds it.
 func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 	opts = opts.withDefaults()
-	if !opts.Config.Enabled || in.TranscriptPath == "" || in.StopHookActive {
+	state := hookstate.Dir(opts.StateDir, in.SessionID)
+	if in.StopHookActive || consumeFreshFlag(state, opts.Now()) {
+		// The retry after a block: the agent has saved what it chose to.
+		clearBlock(state)
 		return "", nil
 	}
-	cwd := in.Cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return "", fmt.Errorf("working directory: %w", err)
+	if !opts.Config.Enabled || (in.TranscriptPath == "" && in.LastAssistantMessage == "") {
+		return "", nil
+	}
+	var msgs []message
+	if in.TranscriptPath != "" {
+		path, err := confine(in.TranscriptPath, opts.Home)
+		if err != nil {
+			return "", err
+		}
+		if msgs, err = readTail(path, opts.Config.MaxMessages); err != nil {
+			return "", err
 		}
 	}
-	now := opts.Now()
-	flag := StopFlag(cwd)
-	if consumeFreshFlag(flag, now) {
-		return "", nil
-	}
-	path, err := confine(in.TranscriptPath, opts.Home)
-	if err != nil {
-		return "", err
-	}
-	msgs, err := readTail(path, opts.Config.MaxMessages)
-	if err != nil {
-		return "", err
-	}
+	msgs = withFinalReply(msgs, in.LastAssistantMessage)
 	lines, act := digest(msgs)
 	hits := scoreAll(lines, act, opts.Config.Thresholds)
 	if len(hits) == 0 {
@@ -151,10 +160,17 @@ func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	contextDir := opts.ContextDir
+	if contextDir == "" {
+		contextDir = state
+		if err := hookstate.Ensure(state); err != nil {
+			return "", fmt.Errorf("state directory: %w", err)
+		}
+	}
 	files := map[string]string{}
 	for _, h := range hits {
 		// A missing context file costs the agent detail, not the save.
-		if p, err := writeContext(opts.ContextDir, h, lines, act); err == nil {
+		if p, err := writeContext(contextDir, h, lines, act); err == nil {
 			files[h.Category] = p
 		}
 	}
@@ -163,10 +179,36 @@ func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := writeFlag(flag, now); err != nil {
+	if err := writeFlag(state, opts.Now()); err != nil {
 		return "", fmt.Errorf("write stop flag: %w", err)
 	}
-	return blockMessage(hits, act, files, parallelOf(opts.Config)), nil
+	return blockMessage(hits, act, files, parallelOf(opts.Config), opts.Command), nil
+}
+
+// withFinalReply appends the final reply as an assistant message unless the
+// transcript already ends with it.
+func withFinalReply(msgs []message, reply string) []message {
+	if strings.TrimSpace(reply) == "" {
+		return msgs
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Type != "assistant" {
+			continue
+		}
+		content := msgs[i].Content
+		if msgs[i].Message != nil && len(msgs[i].Message.Content) > 0 {
+			content = msgs[i].Message.Content
+		}
+		texts := contentText(content, func(string) {})
+		if len(texts) > 0 {
+			if strings.TrimSpace(strings.Join(texts, "\n")) == strings.TrimSpace(reply) {
+				return msgs
+			}
+			break
+		}
+	}
+	content, _ := json.Marshal(reply) // a string: cannot fail
+	return append(msgs, message{Type: "assistant", Content: content})
 }
 
 // confine resolves every symlink of path and accepts it only under /tmp or

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // maxTailBytes bounds how far back from the end of a transcript the reader
@@ -33,7 +34,7 @@ type message struct {
 // oldest first. It reads from the end of the file and never more than
 // maxTailBytes; corrupt lines are skipped.
 func readTail(path string, n int) ([]message, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript: %w", err)
 	}
@@ -41,9 +42,6 @@ func readTail(path string, n int) ([]message, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("stat transcript: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("transcript %s is not a regular file", path)
 	}
 	return tailMessages(f, st.Size(), n)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/hookstate"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -174,7 +175,7 @@ func TestRunBlocksWithGoldenMessage(t *testing.T) {
 	path := writeTranscript(t, dir, spaced(sentences...))
 	stdin := fmt.Sprintf(`{"transcript_path":%q,"cwd":%q}`, path, dir)
 	var stderr bytes.Buffer
-	opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+	opts := Options{Home: dir, StateDir: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
 	code := Run(context.Background(), strings.NewReader(stdin), &stderr, opts)
 	if code != ExitBlock {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
@@ -196,7 +197,7 @@ func TestRunBlocksWithGoldenMessage(t *testing.T) {
 	if code := Run(context.Background(), strings.NewReader(stdin), &stderr, opts); code != ExitAllow {
 		t.Fatalf("second stop: exit %d, want 0", code)
 	}
-	if _, err := os.Stat(StopFlag(dir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(StopFlag(hookstate.Dir(dir, ""))); !os.IsNotExist(err) {
 		t.Fatalf("flag not consumed: %v", err)
 	}
 	if code := Run(context.Background(), strings.NewReader(stdin), &stderr, opts); code != ExitBlock {
@@ -234,7 +235,7 @@ func TestRunFailsOpen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+			opts := Options{Home: dir, StateDir: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
 			if code := Run(context.Background(), strings.NewReader(c.stdin), &stderr, opts); code != ExitAllow {
 				t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
 			}
@@ -315,7 +316,7 @@ func BenchmarkDecide20MB(b *testing.B) {
 	}
 	msgs = append(msgs, spaced("We decided on WAL because readers must not block.", "We chose cron over a loop.")...)
 	path := writeTranscript(b, dir, msgs)
-	opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+	opts := Options{Home: dir, StateDir: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
 	in := Input{TranscriptPath: path, Cwd: dir}
 	b.ResetTimer()
 	for range b.N {
@@ -323,7 +324,7 @@ func BenchmarkDecide20MB(b *testing.B) {
 		if err != nil || msg == "" {
 			b.Fatalf("no block: %q, %v", msg, err)
 		}
-		os.Remove(StopFlag(dir))
+		os.Remove(StopFlag(hookstate.Dir(dir, "")))
 	}
 }
 
@@ -337,7 +338,7 @@ func FuzzRun(f *testing.F) {
 	f.Add(`{"transcript_path":[],"cwd":{}}`)
 	f.Add("\x00")
 	f.Fuzz(func(t *testing.T, stdin string) {
-		opts := Options{Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
+		opts := Options{Home: dir, StateDir: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }}
 		code := Run(context.Background(), strings.NewReader(stdin), io.Discard, opts)
 		if code != ExitAllow && code != ExitBlock {
 			t.Fatalf("exit %d", code)
@@ -378,11 +379,89 @@ func TestBlockMessageCap(t *testing.T) {
 		cfg.Thresholds[c] = 0.1
 	}
 	msg, err := Decide(context.Background(), Input{TranscriptPath: path, Cwd: dir},
-		Options{Config: cfg, Home: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }})
+		Options{Config: cfg, Home: dir, StateDir: dir, ContextDir: dir, Now: func() time.Time { return fixedNow }})
 	if err != nil || strings.Count(msg, "- [") != 6 {
 		t.Fatalf("want 6 categories, got %v:\n%s", err, msg)
 	}
 	if len(msg) > MaxMessage {
 		t.Fatalf("message is %d bytes, cap %d", len(msg), MaxMessage)
 	}
+}
+
+// The retry Claude Code sends after a block (stop_hook_active) goes
+// through and removes the flag and the context files, so nothing is left
+// to silence a later stop.
+func TestLetThroughRetryClearsBlock(t *testing.T) {
+	dir := t.TempDir()
+	path := writeTranscript(t, dir, spaced("We decided on SQLite because it needs no server.", "We chose cron over a loop."))
+	opts := Options{Home: dir, StateDir: dir, Now: func() time.Time { return fixedNow }}
+	in := Input{SessionID: "s1", TranscriptPath: path}
+	state := hookstate.Dir(dir, "s1")
+	if msg, err := Decide(context.Background(), in, opts); err != nil || msg == "" {
+		t.Fatalf("want a block, got %q %v", msg, err)
+	}
+	if _, err := os.Stat(ContextFile(state, Decision)); err != nil {
+		t.Fatalf("context file not in the session's state: %v", err)
+	}
+	in.StopHookActive = true
+	if msg, err := Decide(context.Background(), in, opts); err != nil || msg != "" {
+		t.Fatalf("retry: want the stop through, got %q %v", msg, err)
+	}
+	if entries, _ := os.ReadDir(state); len(entries) != 0 {
+		t.Fatalf("retry left %v in %s", entries, state)
+	}
+	// A new turn of the same session is triaged again at once.
+	in.StopHookActive = false
+	if msg, _ := Decide(context.Background(), in, opts); msg == "" {
+		t.Fatal("the next turn's stop was silenced")
+	}
+	// Another session is never silenced by this one's block.
+	other := Input{SessionID: "s2", TranscriptPath: path}
+	if msg, _ := Decide(context.Background(), other, opts); msg == "" {
+		t.Fatal("another session's stop was silenced")
+	}
+}
+
+// A stale flag is removed, not left behind.
+func TestStaleFlagRemoved(t *testing.T) {
+	dir := t.TempDir()
+	state := hookstate.Dir(dir, "s")
+	if err := writeFlag(state, fixedNow.Add(-flagTTL)); err != nil {
+		t.Fatal(err)
+	}
+	if consumeFreshFlag(state, fixedNow) {
+		t.Fatal("a stale flag let the stop through")
+	}
+	if _, err := os.Stat(StopFlag(state)); !os.IsNotExist(err) {
+		t.Fatalf("stale flag kept: %v", err)
+	}
+}
+
+// The final reply arrives as last_assistant_message, possibly before it
+// is in the transcript; it is triaged once either way.
+func TestFinalReplyTriaged(t *testing.T) {
+	dir := t.TempDir()
+	path := writeTranscript(t, dir, spaced("Nothing of note here."))
+	opts := Options{Home: dir, StateDir: dir, Now: func() time.Time { return fixedNow }}
+	reply := "We decided on SQLite because it needs no server.\nWe chose cron over a loop because it is simpler."
+	msg, err := Decide(context.Background(), Input{SessionID: "a", TranscriptPath: path, LastAssistantMessage: reply}, opts)
+	if err != nil || !strings.Contains(msg, "[DECISION]") {
+		t.Fatalf("final reply not triaged: %q %v", msg, err)
+	}
+	msgs := withFinalReply([]message{{Type: "assistant", Content: mustJSON(reply)}}, reply)
+	if len(msgs) != 1 {
+		t.Fatalf("a reply already in the transcript was counted twice: %d messages", len(msgs))
+	}
+	// Without a transcript, the reply alone is triaged.
+	if msg, _ := Decide(context.Background(), Input{SessionID: "b", LastAssistantMessage: reply}, opts); !strings.Contains(msg, "[DECISION]") {
+		t.Fatalf("reply without transcript not triaged: %q", msg)
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return data
 }
