@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -237,4 +238,20 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// TestFIFOsAreSkipped: a FIFO in place of a log or a record never hangs
+// an update.
+func TestFIFOsAreSkipped(t *testing.T) {
+	h := testHome(t)
+	for _, p := range []string{filepath.Join(h.Layout.SessionsDir(), "2026-11-01.md"),
+		filepath.Join(h.Layout.RecordsDir(), "decisions", "fifo.json"), filepath.Join(h.Layout.ReferenceDir(), "notes.md")} {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := openTest(t, h)
+	if got := cites(search(t, ix, Query{Text: "kangaroo"})); len(got) != 1 {
+		t.Errorf("%v", got)
+	}
 }
