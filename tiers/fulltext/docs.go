@@ -1,7 +1,6 @@
 package fulltext
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -48,30 +47,11 @@ func contentText(content map[string]any) string {
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		if s := fieldText(content[k]); s != "" {
+		if s := records.FieldText(content[k]); s != "" {
 			fmt.Fprintf(&b, "%s: %s\n", k, s)
 		}
 	}
 	return b.String()
-}
-
-func fieldText(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []any:
-		parts := make([]string, 0, len(v))
-		for _, x := range v {
-			parts = append(parts, fieldText(x))
-		}
-		return strings.Join(parts, "; ")
-	case float64, bool:
-		return fmt.Sprint(v)
-	}
-	data, _ := json.Marshal(v)
-	return string(data)
 }
 
 // entryDocs are the entries of a markdown tier file (decisions, projects,
