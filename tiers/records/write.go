@@ -41,7 +41,8 @@ func Write(o WriteOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	if o.Action == "delete" {
+	spelledDelete := o.Action == "delete"
+	if spelledDelete {
 		o.Action = "retire"
 	}
 	t, err := resolveTarget(o)
@@ -59,7 +60,7 @@ func Write(o WriteOptions) (Answer, error) {
 		return nil, err
 	}
 	defer lock.Release()
-	w := &writer{WriteOptions: o, t: t}
+	w := &writer{WriteOptions: o, t: t, spelledDelete: spelledDelete}
 	var ans Answer
 	switch o.Action {
 	case "create":
@@ -108,7 +109,8 @@ func resolveTarget(o WriteOptions) (target, error) {
 // writer carries one write operation's state under the lock.
 type writer struct {
 	WriteOptions
-	t target
+	t             target
+	spelledDelete bool // the caller said delete, not retire
 }
 
 func (w *writer) now() string { return stamp(w.Now) }
@@ -154,7 +156,7 @@ func (w *writer) create(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.t.category == "session_summary" {
-		if _, err := enforceWindow(w.Root, 0, w.Now, w.Warn); err != nil {
+		if _, err := enforceWindow(w.Root, window{}, w.Now, w.Warn); err != nil {
 			w.Warn("[WARN] rolling window not enforced: " + err.Error())
 		}
 	}
@@ -195,7 +197,7 @@ func (w *writer) update(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.Hash == "" {
-		w.Warn("[WARN] update without --hash: no concurrency check")
+		w.Warn("WARNING: --hash not provided for update. OCC protection disabled.")
 	} else if err := w.checkHash(data); err != nil {
 		return nil, err
 	}

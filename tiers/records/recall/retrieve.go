@@ -115,7 +115,11 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
 	}
-	return formatContext(records.Base(opts.Root), opts.Root, memories, excerpts, budget), nil
+	attrs := ""
+	if isDir(opts.Root) {
+		attrs = descriptionsAttr(opts.Root)
+	}
+	return formatContext(opts.Root, attrs, memories, excerpts, budget), nil
 }
 
 // DefaultExcerptBudget is how many characters of session, archive and C4
@@ -142,11 +146,12 @@ func busyTimeout(ctx context.Context) time.Duration {
 // formatContext renders the block the hook prints. Titles, tags, excerpts
 // and paths are sanitized: any file of memory may have been written by
 // hand. Lines that would take the block past MaxContextBytes are left out;
-// excerpts stop at the budget.
-func formatContext(base, root string, memories, excerpts []fulltext.Hit, budget int) string {
+// excerpts stop at the budget. attrs are further attributes of the opening
+// tag (the category descriptions).
+func formatContext(root, attrs string, memories, excerpts []fulltext.Hit, budget int) string {
 	const closing = "</memory-context>\n"
 	var b strings.Builder
-	fmt.Fprintf(&b, "<memory-context source=\"%s/\">\n", injectSafePath(citePath(base, root)))
+	fmt.Fprintf(&b, "<memory-context source=\"%s/\"%s>\n", injectSafePath(citePath(records.Base(root), root)), attrs)
 	add := func(line string) {
 		if b.Len()+len(line)+len(closing) <= MaxContextBytes {
 			b.WriteString(line)
