@@ -31,7 +31,7 @@ func Enforce(o EnforceOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	lock, err := acquireWriteLock(o.Root, o.Warn)
+	lock, err := AcquireWriteLock(o.Root, o.Warn)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // index is rebuilt in the same lock, so it never points at a purged file.
 func GarbageCollect(root string, now time.Time, out io.Writer, warn func(string)) error {
 	cfg := configOrDefault(root, warn)
-	lock, err := acquireWriteLock(root, warn)
+	lock, err := AcquireWriteLock(root, warn)
 	if err != nil {
 		return err
 	}
