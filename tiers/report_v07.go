@@ -269,4 +269,3 @@ func v07ArchiveCandidates(l Layout, now time.Time) (JSArray, error) {
 	}
 	return arr, nil
 }
-
