@@ -5,10 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
 // v07Budgets are zylos-core v0.7.1's byte budgets of the always-injected
@@ -115,7 +116,7 @@ func StatusV07(l Layout, w io.Writer) error {
 
 // v07SessionName is v0.7.1's parseSessionDate: a dated log, rotation
 // copies (-N) included.
-var v07SessionName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:-\d+)?\.md$`)
+var v07SessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(?:-\d+)?\.md$`)
 
 // ConsolidationV07 is v0.7.1's consolidate.js report of a v0.7 home:
 // totals, each always-injected file against its budget, the freshness of
@@ -258,7 +259,7 @@ func v07ArchiveCandidates(l Layout, now time.Time) (JSArray, error) {
 		if name == "current.md" || strings.HasPrefix(name, ".") {
 			continue
 		}
-		if m := v07SessionName.FindStringSubmatch(name); m != nil && m[1] < cutoff {
+		if m := v07SessionName().FindStringSubmatch(name); m != nil && m[1] < cutoff {
 			out = append(out, name)
 		}
 	}
