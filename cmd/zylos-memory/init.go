@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -16,20 +17,24 @@ func init() {
 		Flags: []cli.Flag{&cli.BoolFlag{
 			Name:  "force",
 			Usage: "replace templates and skill files that differ, after saving a copy under memory/.state/backups/",
+		}, &cli.BoolFlag{
+			Name: "capture-prompts",
+			Usage: "record prompts typed into Claude Code and its final replies in C4 (channel claude-code); " +
+				"--capture-prompts=false turns it off; unset leaves it as it is",
 		}},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runInit(e, c.Bool("force"))
+			return runInit(e, c.Bool("force"), captureSetting(c)...)
 		},
 	})
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool) error {
+func runInit(e *env, force bool, vars ...hooks.EnvVar) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
@@ -47,7 +52,7 @@ func runInit(e *env, force bool) error {
 	if err := initScheduler(e); err != nil {
 		return err
 	}
-	return initHooks(e)
+	return initHooks(e, vars...)
 }
 
 // initC4 creates the C4 database when it is missing; an existing one,
