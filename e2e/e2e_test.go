@@ -129,7 +129,9 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	script := []reply{
 		{tool: "Write", input: map[string]any{"file_path": filepath.Join(records, "decisions", "direct.json"), "content": "{}"}},
 		{tool: "Bash", input: map[string]any{"command": "echo '{}' > memory/records/decisions/shell.json", "description": "write a record"}},
-		{tool: "Bash", input: map[string]any{"command": "ls memory/records", "description": "list records"}},
+		{tool: "Bash", input: map[string]any{"command": "ls memory", "description": "list memory"}},
+		{tool: "Bash", input: map[string]any{"command": `sh -c 'mkdir -p memory/records/decisions && printf "{}" > memory/records/decisions/sneaky.json'`,
+			"description": "a write the guard cannot see"}},
 		{tool: "Read", input: map[string]any{"file_path": decisions}},
 		{tool: "Edit", input: map[string]any{"file_path": decisions, "old_string": "- **Status:** active",
 			"new_string": "- **Status:** active\n- **Note:** edited by hand in the e2e test"}},
@@ -167,6 +169,16 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(records, "decisions", f)); !os.IsNotExist(err) {
 			t.Errorf("%s was written past the guard", f)
 		}
+	}
+	if !strings.Contains(last, `archive\ncore.md`) {
+		t.Error("the listing of memory/ did not go through")
+	}
+	// What the guard could not see is validated after the command.
+	if !strings.Contains(last, "Invalid memory records were written outside") {
+		t.Error("the invalid record written by a nested shell was not reported")
+	}
+	if q, _ := filepath.Glob(filepath.Join(records, "decisions", "sneaky.json.invalid.*")); len(q) != 1 {
+		t.Error("the invalid record written by a nested shell was not quarantined")
 	}
 	if data, _ := os.ReadFile(decisions); !strings.Contains(string(data), "edited by hand in the e2e test") {
 		t.Error("the hand edit of reference/decisions.md did not go through")
