@@ -46,7 +46,7 @@ func zylosCore(t *testing.T, rev string) string {
 }
 
 // extractCore writes the files under paths at rev into a new temp dir.
-func extractCore(t *testing.T, repo, rev string, paths ...string) string {
+func extractCore(t testing.TB, repo, rev string, paths ...string) string {
 	t.Helper()
 	out, err := exec.Command("git", append([]string{"-C", repo, "archive", "--format=tar", rev}, paths...)...).Output()
 	if err != nil {

@@ -2,7 +2,9 @@ package recall
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,27 +14,43 @@ import (
 // maxInjectCap is the most memories one prompt may receive (seed 003).
 const maxInjectCap = 20
 
-// retrievalSettings are retrieval.enabled and retrieval.max_inject of the
-// root's config. An unreadable config gives the defaults, as in the plugin.
-// max_inject is clamped to [0, 20], not rejected; only a value that is no
-// number at all gives the default and a warning for stderr.
-func retrievalSettings(root string) (enabled bool, maxInject int, warning string) {
+// settings are the retrieval part of a root's config.
+type settings struct {
+	enabled       bool
+	maxInject     int
+	excerptBudget int
+	warning       string // for stderr: a value that is no number
+}
+
+// retrievalSettings are retrieval.enabled, retrieval.max_inject and
+// retrieval.excerpt_chars of the root's config. An unreadable config gives
+// the defaults, as in the plugin. max_inject is clamped to [0, 20], not
+// rejected; only a value that is no number at all gives the default and a
+// warning for stderr. excerpt_chars is clamped to [0, MaxContextBytes].
+func retrievalSettings(root string) settings {
+	def := records.DefaultConfig()
+	s := settings{enabled: def.RetrievalEnabled, maxInject: def.MaxInject, excerptBudget: DefaultExcerptBudget}
 	cfg, err := records.LoadConfig(root)
 	if err != nil {
-		def := records.DefaultConfig()
-		return def.RetrievalEnabled, def.MaxInject, ""
+		return s
 	}
-	def := records.DefaultConfig().MaxInject
+	s.enabled, s.maxInject = cfg.RetrievalEnabled, cfg.MaxInject
 	ret, _ := cfg.Raw["retrieval"].(map[string]any)
-	raw, ok := ret["max_inject"]
-	if !ok {
-		return cfg.RetrievalEnabled, cfg.MaxInject, ""
+	if raw, ok := ret["max_inject"]; ok {
+		n, err := toInt(raw)
+		if err != nil {
+			s.maxInject = def.MaxInject
+			s.warning = fmt.Sprintf("[WARN] Invalid max_inject value: %v; using default %d", raw, def.MaxInject)
+		} else {
+			s.maxInject = min(max(n, 0), maxInjectCap)
+		}
 	}
-	n, err := toInt(raw)
-	if err != nil {
-		return cfg.RetrievalEnabled, def, fmt.Sprintf("[WARN] Invalid max_inject value: %v; using default %d", raw, def)
+	if raw, ok := ret["excerpt_chars"]; ok {
+		if n, err := toInt(raw); err == nil {
+			s.excerptBudget = min(max(n, 0), MaxContextBytes)
+		}
 	}
-	return cfg.RetrievalEnabled, min(max(n, 0), maxInjectCap), ""
+	return s
 }
 
 // toInt accepts what Python's int() accepts from JSON: a number
@@ -49,3 +67,42 @@ func toInt(v any) (int, error) {
 	}
 	return 0, fmt.Errorf("not a number")
 }
+
+// descriptionsAttr is the descriptions="..." attribute of the
+// <memory-context> tag, as the plugin writes it: each category's
+// categories.<c>.description from the config, "key=text" joined by "; "
+// in key order, or "" when no category has one.
+func descriptionsAttr(root string) string {
+	cfg, err := records.LoadConfig(root)
+	if err != nil {
+		return ""
+	}
+	raw, _ := cfg.Raw["categories"].(map[string]any)
+	cats := map[string]any{}
+	for key, c := range raw {
+		cats[strings.ToLower(key)] = c
+	}
+	var parts []string
+	for _, key := range slices.Sorted(maps.Keys(cats)) {
+		c, _ := cats[key].(map[string]any)
+		desc, _ := c["description"].(string)
+		safeKey := strings.Map(func(r rune) rune {
+			if r == '_' || (r >= 'a' && r <= 'z') {
+				return r
+			}
+			return -1
+		}, key)
+		if desc == "" || safeKey == "" {
+			continue
+		}
+		text := strings.ReplaceAll(injectSafe(records.Truncate(desc, maxDescription)), `"`, "&quot;")
+		parts = append(parts, safeKey+"="+text)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ` descriptions="` + strings.Join(parts, "; ") + `"`
+}
+
+// maxDescription is how much of a category description is read.
+const maxDescription = 500
