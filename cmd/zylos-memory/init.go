@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/hooks"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
