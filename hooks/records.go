@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/hookstate"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
@@ -82,6 +83,7 @@ func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, er
 	var warn bytes.Buffer
 	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
 		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
+		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir),
 	})
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }

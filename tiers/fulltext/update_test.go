@@ -255,3 +255,27 @@ func TestFIFOsAreSkipped(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestBuildOutOfTimeGoesToBackground: a build that cannot finish within
+// BuildWithin is handed to Background once; one that only waited for
+// another builder is not.
+func TestBuildOutOfTimeGoesToBackground(t *testing.T) {
+	h := testHome(t)
+	calls := 0
+	opts := Options{BuildWithin: time.Microsecond, Background: func() error { calls++; return nil }}
+	if _, err := Open(context.Background(), h, opts); !errors.Is(err, ErrBuilding) || calls != 1 {
+		t.Fatalf("out of time: %v, %d calls", err, calls)
+	}
+	if _, err := os.Stat(h.DBPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an abandoned build left an index: %v", err)
+	}
+	unlock, err := lockBuild(context.Background(), h.DBPath()+".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	opts.BuildWithin = 30 * time.Millisecond
+	if _, err := Open(context.Background(), h, opts); !errors.Is(err, ErrLocked) || calls != 1 {
+		t.Errorf("waiting for another builder: %v, %d calls", err, calls)
+	}
+}
