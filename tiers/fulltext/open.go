@@ -184,7 +184,8 @@ func build(ctx context.Context, h Home, force bool) error {
 // without a journal: a crash leaves only a temporary file to remove.
 func fill(ctx context.Context, h Home, tmp string) error {
 	os.Remove(tmp)
-	db, err := sql.Open("sqlite3", sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"}}))
+	db, err := sql.Open("sqlite3", sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"},
+		"_locking_mode": {"EXCLUSIVE"}, "_cache_size": {"-65536"}}))
 	if err != nil {
 		return err
 	}
