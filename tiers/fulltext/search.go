@@ -64,6 +64,10 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(ts) == 0 {
 		return nil, ErrNoTerms
 	}
+	ts, err := ix.affordable(ctx, ts)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = math.MaxInt32
@@ -89,6 +93,42 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
 	}
 	return hits, nil
+}
+
+// commonDocs is the document count above which a word is common: ranking
+// reads every document of every word searched, so a word in a hundred
+// thousand documents alone costs tens of milliseconds, and tells BM25
+// little (its weight falls with the count).
+const commonDocs = 5000
+
+// affordable are the terms of a query worth ranking: all of them, but on
+// an index of more than commonDocs documents, the common words are left
+// out when the query has a rarer one.
+func (ix *Index) affordable(ctx context.Context, ts []string) ([]string, error) {
+	if len(ts) < 2 {
+		return ts, nil
+	}
+	var docs int
+	if err := ix.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM docs`).Scan(&docs); err != nil || docs <= commonDocs {
+		return ts, err
+	}
+	var rare []string
+	for _, t := range ts {
+		var n int
+		// counting stops past commonDocs: a common word costs no more
+		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)`,
+			matchExpr([]string{t}), commonDocs+1).Scan(&n)
+		if err != nil {
+			return nil, err
+		}
+		if n <= commonDocs {
+			rare = append(rare, t)
+		}
+	}
+	if len(rare) == 0 {
+		return ts, nil
+	}
+	return rare, nil
 }
 
 // topFactor is how many more documents than wanted are ranked before the
