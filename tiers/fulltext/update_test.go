@@ -279,3 +279,19 @@ func TestBuildOutOfTimeGoesToBackground(t *testing.T) {
 		t.Errorf("waiting for another builder: %v, %d calls", err, calls)
 	}
 }
+
+// TestHugeLog: a 200 MB log (here mostly one line of NUL bytes, a sparse
+// file) is read as a stream: the line after it is found, with its number.
+func TestHugeLog(t *testing.T) {
+	h := testHome(t)
+	p := filepath.Join(h.Layout.SessionsDir(), "2026-11-02.md")
+	write(t, p, "# Session Log: 2026-11-02\n\n**10:00** - before the flood\n")
+	if err := os.Truncate(p, 200<<20); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, p, "\n**11:00** - after the flood came the armadillo\n")
+	ix := openTest(t, h)
+	if got := cites(search(t, ix, Query{Text: "armadillo"})); !slices.Equal(got, []string{"memory/sessions/2026-11-02.md:5"}) {
+		t.Errorf("%v", got)
+	}
+}
