@@ -238,3 +238,46 @@ func TestRecordsWriteKilledKeepsIndex(t *testing.T) {
 		}
 	}
 }
+
+// A memory path linked out of the home (the file itself or a directory on
+// its way) is refused by every command with one clear line, and nothing
+// outside is read into a context or written; the session-start hook fails
+// open without the outside content.
+func TestMemoryLinkedOutOfHomeRefused(t *testing.T) {
+	commands := [][]string{
+		{"inject"}, {"rotate"}, {"consolidate"}, {"consolidate", "--apply"}, {"init"},
+		{"records", "write", "--action", "create", "--category", "decision", "--target", recJWT, "--input", "/tmp/.memory-write-pending-none.json"},
+		{"records", "index", "--rebuild"}, {"scheduler", "list"}, {"status"}, {"sync", "status"},
+	}
+	for _, linked := range []string{"memory/core.md", "memory/archive", "memory/records", "memory/.state", "memory/sessions", "memory"} {
+		t.Run(linked, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "zylos")
+			if res := (testutil.Run{ZylosDir: home}).Exec(t, "init"); res.Code != 0 {
+				t.Fatalf("init: %s", resultText(res))
+			}
+			must(t, os.MkdirAll(filepath.Join(home, "memory", "archive"), 0o755))
+			must(t, os.MkdirAll(filepath.Join(home, "memory", "records"), 0o755))
+			must(t, os.WriteFile(filepath.Join(home, "memory", "sessions", "2025-01-01.md"), []byte("# Session Log: 2025-01-01\n"), 0o644))
+			outside := filepath.Join(t.TempDir(), "outside")
+			must(t, os.Rename(filepath.Join(home, linked), outside))
+			must(t, os.Symlink(outside, filepath.Join(home, linked)))
+			if linked == "memory/core.md" {
+				must(t, os.WriteFile(outside, []byte("SECRET OUTSIDE\n"), 0o644))
+			}
+			before := snapshot(t, outside)
+			for _, args := range commands {
+				res := (testutil.Run{ZylosDir: home}).Exec(t, args...)
+				if res.Code == 0 || strings.Count(res.Stderr, "\n") != 1 || !strings.Contains(res.Stderr, "outside the home") {
+					t.Errorf("%v: %s", args, resultText(res))
+				}
+			}
+			hook := testutil.Run{ZylosDir: home, Stdin: `{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}`}.Exec(t, "hook", "session-start")
+			if hook.Code != 0 || strings.Contains(hook.Stdout, "SECRET") || !strings.Contains(hook.Stderr, "outside the home") {
+				t.Errorf("hook session-start: %s", resultText(hook))
+			}
+			if after := snapshot(t, outside); after != before {
+				t.Errorf("outside changed:\n%s\nwas:\n%s", after, before)
+			}
+		})
+	}
+}
