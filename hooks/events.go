@@ -21,8 +21,9 @@ var (
 	PostToolUse      = Event{Name: "PostToolUse", Command: "post-tool-use", Matcher: writeTools, Timeout: 10}
 )
 
-// writeTools are the tools that can write a memory file.
-const writeTools = "Write|Edit|MultiEdit"
+// writeTools are the tools that can write a memory file: the file tools
+// and the shell.
+const writeTools = "Write|Edit|MultiEdit|NotebookEdit|Bash"
 
 var allEvents = []Event{SessionStart, UserPromptSubmit, Stop, PreToolUse, PostToolUse}
 

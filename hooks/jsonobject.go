@@ -77,6 +77,17 @@ func (o object) set(key string, val json.RawMessage) object {
 	return append(o, member{key, val})
 }
 
+// remove drops key, keeping the order of the rest.
+func (o object) remove(key string) object {
+	out := o[:0:0]
+	for _, m := range o {
+		if m.Key != key {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func (o object) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')

@@ -9,7 +9,7 @@ import (
 // mergeSettings puts each wanted entry into the settings document and
 // removes stale copies of it. It reports whether anything changed; an
 // unchanged document is returned as is, byte for byte.
-func mergeSettings(old []byte, want []entry) ([]byte, bool, error) {
+func mergeSettings(old []byte, want []entry, env []member) ([]byte, bool, error) {
 	doc := object{}
 	if len(bytes.TrimSpace(old)) > 0 {
 		var err error
@@ -41,12 +41,49 @@ func mergeSettings(old []byte, want []entry) ([]byte, bool, error) {
 			events = events.set(e.event.Name, marshalArray(merged))
 		}
 	}
-	if !changed {
+	if changed {
+		eventsJSON, _ := events.MarshalJSON()
+		doc = doc.set("hooks", eventsJSON)
+	}
+	doc, envChanged, err := mergeEnv(doc, env)
+	if err != nil {
+		return nil, false, err
+	}
+	if !changed && !envChanged {
 		return old, false, nil
 	}
-	eventsJSON, _ := events.MarshalJSON()
-	doc = doc.set("hooks", eventsJSON)
 	return indent(doc), true, nil
+}
+
+// mergeEnv sets each wanted variable in the settings' "env" object, which
+// Claude Code applies to the session, its hooks and its Bash tool, and
+// keeps the user's other variables. A member with a nil value is removed.
+func mergeEnv(doc object, want []member) (object, bool, error) {
+	if len(want) == 0 {
+		return doc, false, nil
+	}
+	vars := object{}
+	if raw, ok := doc.get("env"); ok {
+		var err error
+		if vars, err = parseObject(raw); err != nil {
+			return nil, false, fmt.Errorf(`"env": %w`, err)
+		}
+	}
+	changed := false
+	for _, m := range want {
+		cur, ok := vars.get(m.Key)
+		switch {
+		case m.Value == nil && ok:
+			vars, changed = vars.remove(m.Key), true
+		case m.Value != nil && (!ok || !bytes.Equal(cur, m.Value)):
+			vars, changed = vars.set(m.Key, m.Value), true
+		}
+	}
+	if !changed {
+		return doc, false, nil
+	}
+	raw, _ := vars.MarshalJSON()
+	return doc.set("env", raw), true, nil
 }
 
 // mergeEvent keeps every group and hook of the user, keeps our entry where

@@ -16,14 +16,14 @@ func FuzzMergeSettings(f *testing.F) {
 	}
 	want := entries(regLayout, "/bin/zylos-memory", allEvents)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		merged, _, err := mergeSettings(data, want)
+		merged, _, err := mergeSettings(data, want, nil)
 		if err != nil {
 			return
 		}
 		if !json.Valid(merged) {
 			t.Fatalf("merged settings are not JSON:\n%s", merged)
 		}
-		again, changed, err := mergeSettings(merged, want)
+		again, changed, err := mergeSettings(merged, want, nil)
 		if err != nil || changed || string(again) != string(merged) {
 			t.Fatalf("second merge: changed=%v err=%v\n%s\n---\n%s", changed, err, merged, again)
 		}

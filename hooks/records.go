@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/hookstate"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
@@ -48,18 +49,26 @@ type StopBlock struct {
 	Reason   string `json:"reason"`
 }
 
-// preToolUse denies direct writes into the records root.
+// preToolUse denies direct writes into the records root, by a file tool
+// or a shell command.
 func preToolUse(_ context.Context, env Env, in Input) (Answer, error) {
-	if ans := guard.Guard(guard.FilePath(in.ToolInput), in.Cwd, guardOptions(env)); ans != nil {
+	if ans := guard.Decide(in.ToolName, in.ToolInput, in.Cwd, guardOptions(env)); ans != nil {
 		return Answer{Output: ans}, nil
 	}
 	return Answer{}, nil
 }
 
 // postToolUse validates a record written past the guard and quarantines it
-// when invalid.
+// when invalid. After a shell command, which may write files the guard
+// could not see, every record changed since the last such check is
+// validated.
 func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
-	rep := guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
+	var rep guard.Report
+	if in.ToolName == "Bash" {
+		rep = checkChangedRecords(env)
+	} else {
+		rep = guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
+	}
 	ans := Answer{Message: rep.Warning}
 	if rep.Answer != nil {
 		ans.Output = rep.Answer
@@ -83,7 +92,25 @@ func triageConfig(env Env) records.TriageConfig {
 }
 
 func guardOptions(env Env) guard.Options {
-	return guard.Options{Root: env.Layout.RecordsDir(), Home: os.Getenv("HOME")}
+	return guard.Options{Root: env.Layout.RecordsDir(), Home: os.Getenv("HOME"), Command: env.invocation()}
+}
+
+// checkedStamp is the time of the last check of changed records (Unix
+// nanoseconds, wall clock: it is compared with file times), per home.
+const checkedStamp = "records-checked"
+
+// firstCheckWindow is how far back the first check of a home looks.
+const firstCheckWindow = 10 * time.Minute
+
+func checkChangedRecords(env Env) guard.Report {
+	start := time.Now()
+	since := start.Add(-firstCheckWindow)
+	if ns, ok := hookstate.ReadInt(env.Layout.StateDir(), checkedStamp); ok {
+		since = time.Unix(0, ns)
+	}
+	rep := guard.CheckChanged(env.Layout.RecordsDir(), since, env.Now())
+	_ = hookstate.WriteInt(env.Layout.StateDir(), checkedStamp, start.UnixNano())
+	return rep
 }
 
 // remaining is the time left before ctx's deadline, for callees that take

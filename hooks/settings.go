@@ -41,7 +41,11 @@ type Registration struct {
 // (`... zylos-memory ... hook <subcommand>`), so a re-run, or a run from a
 // binary that moved, updates them in place instead of adding duplicates.
 // The previous file is kept as settings.local.json.bak-<UTC time>.
-func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Registration, error) {
+//
+// It also sets ZYLOS_DIR to this home in the settings' "env", so the
+// commands the agent runs (the memory skill's, the hooks' advice) find the
+// home whose hooks gave them, and applies vars (a nil Value removes one).
+func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars ...EnvVar) (Registration, error) {
 	path := l.SettingsFile()
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // a settings file kept elsewhere stays there, and a link
@@ -50,7 +54,15 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time) (Reg
 	if err != nil {
 		return Registration{}, err
 	}
-	merged, changed, err := mergeSettings(old, entries(l, binary, events))
+	env := []member{{"ZYLOS_DIR", marshal(l.ZylosDir)}}
+	for _, v := range vars {
+		var val json.RawMessage
+		if v.Value != nil {
+			val = marshal(*v.Value)
+		}
+		env = append(env, member{v.Key, val})
+	}
+	merged, changed, err := mergeSettings(old, entries(l, binary, events), env)
 	if err != nil {
 		return Registration{}, &MalformedError{Path: path, Err: err}
 	}
@@ -103,6 +115,13 @@ func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, 
 			return "", fmt.Errorf("back up settings: %w", err)
 		}
 	}
+}
+
+// EnvVar is a variable init sets in the settings' "env"; a nil Value
+// removes it.
+type EnvVar struct {
+	Key   string
+	Value *string
 }
 
 // entry is one registered command, as Claude Code wants it.

@@ -60,7 +60,6 @@ func TestC4BadDatabases(t *testing.T) {
 		setup func(t *testing.T, dbPath string)
 		want  string
 	}{
-		{"missing", func(t *testing.T, p string) { os.Remove(p) }, "c4 database not found: $DB (create it with: zylos-memory c4 init)"},
 		{"corrupt", func(t *testing.T, p string) {
 			os.WriteFile(p, bytes.Repeat([]byte("garbage!"), 4096), 0o644)
 		}, "is corrupt or not a database"},
@@ -79,15 +78,11 @@ func TestC4BadDatabases(t *testing.T) {
 			dir, dbPath := c4Home(t, sampleConvs, "initial")
 			tc.setup(t, dbPath)
 			want := strings.ReplaceAll(tc.want, "$DB", dbPath)
-			for _, cmd := range append(readCommands, args("c4 receive --channel t --content x"), args("c4 checkpoint 2")) {
+			for _, cmd := range append(readCommands, args("c4 receive --channel t --content x"), args("c4 receive --no-reply --content x"),
+				args("c4 checkpoint 2")) {
 				res := (testutil.Run{ZylosDir: dir}).Exec(t, cmd...)
 				if res.Code != 1 || !strings.Contains(res.Stderr, want) || strings.Count(res.Stderr, "\n") != 1 {
 					t.Errorf("%v: exit %d, stderr %q; want one line containing %q", cmd, res.Code, res.Stderr, want)
-				}
-			}
-			if tc.name == "missing" {
-				if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
-					t.Error("a command created the missing database")
 				}
 			}
 		})
@@ -120,23 +115,28 @@ func TestC4LockedDatabase(t *testing.T) {
 	}
 }
 
-// TestC4HostileContent stores invalid UTF-8, NUL bytes and a 10 MB message
-// and reads them back byte for byte.
+// TestC4HostileContent stores invalid UTF-8 and NUL bytes and reads them
+// back byte for byte; a 10 MB message goes whole into its attachment file
+// and the database holds its preview, as c4-receive.js does.
 func TestC4HostileContent(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 10<<20/16)
-	contents := []string{"bad \xff\xfe utf-8", "nul \x00 inside", big}
+	contents := []string{"bad \xff\xfe utf-8", "nul \x00 inside"}
 	dir, _ := c4Home(t, nil, "initial")
 	r := testutil.Run{ZylosDir: dir}
-	for i, content := range contents {
+	for i, content := range append(contents, big) {
 		r.Stdin = content
-		res := r.Exec(t, "c4", "receive", "--channel", "t", "--content", "-")
-		if want := fmt.Sprintf("[C4] Message queued (id=%d, priority=3)\n", i+1); res.Stdout != want || res.Code != 0 {
+		res := r.Exec(t, "c4", "receive", "--channel", "t", "--no-reply", "--content", "-")
+		want := fmt.Sprintf("[C4] Message queued (id=%d, priority=3)\n", i+1)
+		if content == big {
+			want = "[C4] Message queued (id=3, priority=3, file)\n"
+		}
+		if res.Stdout != want || res.Code != 0 {
 			t.Fatalf("receive %d: %q %q", i, res.Stdout, res.Stderr)
 		}
 	}
 	r.Stdin = ""
-	res := r.Exec(t, "c4", "fetch", "--begin", "1", "--end", "3")
-	want := "[Last Checkpoint Summary] initial\n\n[Conversations] (id 1 ~ 3)\n"
+	res := r.Exec(t, "c4", "fetch", "--begin", "1", "--end", "2")
+	want := "[Last Checkpoint Summary] initial\n\n[Conversations] (id 1 ~ 2)\n"
 	for i, content := range contents {
 		if i > 0 {
 			want += "\n"
@@ -144,7 +144,19 @@ func TestC4HostileContent(t *testing.T) {
 		want += "[2026-03-15 10:30:00] IN (t):\n" + content + "\n"
 	}
 	if res.Stdout != want+"\n" {
-		t.Errorf("fetch did not return the content verbatim (got %d bytes, want %d)", len(res.Stdout), len(want)+1)
+		t.Errorf("fetch did not return the content verbatim (got %q, want %q)", res.Stdout, want+"\n")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "comm-bridge", "attachments", "*", "message.txt"))
+	if len(files) != 1 {
+		t.Fatalf("attachments: %v", files)
+	}
+	if data, _ := os.ReadFile(files[0]); string(data) != big {
+		t.Errorf("attachment holds %d bytes, want the %d of the message", len(data), len(big))
+	}
+	res = r.Exec(t, "c4", "fetch", "--begin", "3", "--end", "3")
+	preview := "[2026-03-15 10:30:00] IN (t):\n" + big[:100] + "...\n\n[C4] Full message (10240.0KB) at: " + files[0] + "\n"
+	if !strings.Contains(res.Stdout, preview) {
+		t.Errorf("fetch of the large message:\n%s\nwant it to hold:\n%s", res.Stdout, preview)
 	}
 }
 
@@ -192,6 +204,7 @@ func TestC4NewerNodeSchema(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "zylos")
 	dbPath := filepath.Join(dir, "comm-bridge", "c4.db")
 	os.MkdirAll(filepath.Dir(dbPath), 0o755)
+	installChannels(t, dir, "lark")
 	db := rawDB(t, dbPath)
 	for _, q := range []string{
 		`CREATE TABLE conversations (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp DATETIME DEFAULT CURRENT_TIMESTAMP,

@@ -35,6 +35,7 @@ func c4Home(tb testing.TB, convs []conv, summary string) (dir, dbPath string) {
 	tb.Helper()
 	dir = filepath.Join(tb.TempDir(), "zylos")
 	dbPath = filepath.Join(dir, "comm-bridge", "c4.db")
+	installChannels(tb, dir, "telegram", "lark", "t")
 	if _, err := c4sync.Create(dbPath); err != nil {
 		tb.Fatal(err)
 	}
@@ -47,6 +48,17 @@ func c4Home(tb testing.TB, convs []conv, summary string) (dir, dbPath string) {
 	mustExec(tb, db, `UPDATE checkpoints SET summary = ?, timestamp = '2026-03-01 00:00:00'`, s)
 	insertConvs(tb, db, convs)
 	return dir, dbPath
+}
+
+// installChannels makes the channel skill directories c4 receive requires
+// of a message that expects a reply.
+func installChannels(tb testing.TB, dir string, channels ...string) {
+	tb.Helper()
+	for _, ch := range channels {
+		if err := os.MkdirAll(filepath.Join(dir, ".claude", "skills", ch), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
 
 func rawDB(tb testing.TB, path string) *sql.DB {
@@ -130,6 +142,7 @@ func TestC4Commands(t *testing.T) {
 		{"empty", nil, "initial", [][]string{
 			args("c4 fetch --begin 1 --end 10"), args("c4 unsummarized"), args("c4 session-init"),
 			args("c4 threshold-check"), args("sync status"), args("memory-sync fetch --begin 1 --end 10"),
+			args("c4 fetch --unsummarized"),
 		}},
 		{"records", sampleConvs, "Decisions: Agent Teams for research.", [][]string{
 			args("c4 fetch --begin 1 --end 5"), args("c4 fetch --begin=2 --end=3"), args("c4 fetch --begin 6 --end 9"),
@@ -150,7 +163,8 @@ func TestC4Commands(t *testing.T) {
 		{"checkpoints", numbered(8), "initial", [][]string{
 			args("c4 checkpoint 3 --summary first"), args("c4 checkpoint create 5"), args("c4 checkpoint 4"),
 			args("c4 checkpoint list --limit 2"), args("c4 checkpoint latest"), args("c4 unsummarized"),
-			args("c4 session-init"), args("c4 checkpoint"), args("c4 checkpoint abc"), args("c4 checkpoint -1"),
+			args("c4 session-init"), args("c4 fetch --unsummarized"), args("sync fetch --unsummarized"),
+			args("c4 checkpoint"), args("c4 checkpoint abc"), args("c4 checkpoint -1"),
 			args("c4 checkpoint list --limit x"),
 		}},
 		{"receive", nil, "initial", [][]string{
@@ -158,6 +172,10 @@ func TestC4Commands(t *testing.T) {
 			args("c4 receive --no-reply --priority 1 --require-idle --content sync"),
 			args("c4 receive --channel lark --priority 4 --content x"),
 			args("c4 receive --content x"), args("c4 receive --channel lark"),
+			args("c4 receive --channel lark --content no-endpoint"),
+			args("c4 receive --channel nosuch --content x"), args("c4 receive --channel ../lark --content x"),
+			args("c4 receive --channel telegram --endpoint a;b --content x"),
+			args("c4 receive --channel nosuch --no-reply --content unchecked"),
 			args("c4 fetch --begin 1 --end 9"),
 		}},
 		{"bad-args", sampleConvs, "initial", [][]string{

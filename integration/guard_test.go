@@ -65,7 +65,7 @@ func TestGuardAnswers(t *testing.T) {
 		})
 	}
 	res := testutil.Run{ZylosDir: zylos, Stdin: toolPayload(filepath.Join(root, "decisions", "x.json"))}.Exec(t, "records", "guard")
-	testutil.Golden(t, "testdata/guard-deny.golden", []byte(strings.ReplaceAll(res.Stdout, zylos, "$ZYLOS")))
+	testutil.Golden(t, "testdata/guard-deny.golden", []byte(strings.NewReplacer(testutil.Binary(t), "$BIN", zylos, "$ZYLOS").Replace(res.Stdout)))
 }
 
 func TestToolHooksFailOpen(t *testing.T) {
@@ -119,7 +119,7 @@ func TestValidateQuarantines(t *testing.T) {
 			}
 			if c.block {
 				golden := "testdata/validate-" + strings.ReplaceAll(c.name, " ", "-") + ".golden"
-				testutil.Golden(t, golden, []byte(strings.ReplaceAll(res.Stdout, zylos, "$ZYLOS")))
+				testutil.Golden(t, golden, []byte(strings.NewReplacer(testutil.Binary(t), "$BIN", zylos, "$ZYLOS").Replace(res.Stdout)))
 			}
 		})
 	}

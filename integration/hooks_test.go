@@ -58,6 +58,7 @@ func TestHookAnswers(t *testing.T) {
 			if out := strings.TrimSpace(res.Stdout); out != "" && !json.Valid([]byte(out)) {
 				t.Fatalf("stdout is not JSON: %s", out)
 			}
+			res.Stdout = strings.ReplaceAll(res.Stdout, testutil.Binary(t), "$BIN")
 			testutil.Golden(t, filepath.Join("testdata", "hooks", tt.name+".golden"), scrubbed(res, zylos))
 		})
 	}
@@ -221,6 +222,7 @@ func TestHookStdinNeverClosed(t *testing.T) {
 // count has grown by a further threshold.
 func TestHookSyncTriggerOncePerSession(t *testing.T) {
 	zylos := hookHome(t, 31)
+	installChannels(t, zylos, "telegram")
 	hook := func(name, session string) string {
 		stdin := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"x","source":"startup","prompt":"hello there"}`, session)
 		return testutil.Run{ZylosDir: zylos, Stdin: stdin}.Exec(t, "hook", name).Stdout

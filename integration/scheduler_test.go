@@ -28,6 +28,13 @@ var realClock = []string{"ZYLOS_MEMORY_NOW="}
 
 func startDaemon(tb testing.TB, dir string, flags ...string) *daemon {
 	tb.Helper()
+	return startDaemonEnv(tb, dir, nil, flags...)
+}
+
+// startDaemonEnv is startDaemon with env ("KEY=value") added to the
+// daemon's environment.
+func startDaemonEnv(tb testing.TB, dir string, env []string, flags ...string) *daemon {
+	tb.Helper()
 	d := &daemon{log: filepath.Join(tb.TempDir(), "daemon.log")}
 	logFile, err := os.Create(d.log)
 	if err != nil {
@@ -35,7 +42,7 @@ func startDaemon(tb testing.TB, dir string, flags ...string) *daemon {
 	}
 	defer logFile.Close()
 	d.cmd = exec.Command(testutil.Binary(tb), append([]string{"scheduler", "run"}, flags...)...)
-	d.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}
+	d.cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}, env...)
 	d.cmd.Stderr = logFile
 	if err := d.cmd.Start(); err != nil {
 		tb.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -29,28 +30,62 @@ func skipped(format string, args ...any) outcome {
 }
 func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 
-// perform runs t's action at now. retry is set when the run was interrupted
-// before (a crash): queued messages already in C4 are then not queued again.
-func (r *Runner) perform(t *Task, now time.Time, retry bool) outcome {
-	res := r.act(t, now, retry)
+// perform runs t's action for slot at now. retry is set when the run was
+// interrupted before (a crash): a C4 message the slot already queued is
+// then found by its slot key instead of being queued again.
+func (r *Runner) perform(t *Task, slot, now time.Time, retry bool) outcome {
+	res := r.act(t, slotKey(t.Name, slot), now, retry)
 	if res.status == StatusError {
 		r.Close()
 	}
 	return res
 }
 
-func (r *Runner) act(t *Task, now time.Time, retry bool) outcome {
+// slotKey names one slot of one task; the C4 message a slot queues is
+// stored with it (see c4sync.EnqueueOnce), so a slot queues at most once.
+func slotKey(task string, slot time.Time) string {
+	return fmt.Sprintf("scheduler:%s@%d", task, slot.Unix())
+}
+
+func (r *Runner) act(t *Task, key string, now time.Time, retry bool) outcome {
+	if retry && queuesToC4(t) {
+		if res, done := r.queuedBefore(key); done {
+			return res
+		}
+	}
 	switch {
 	case t.Kind == KindUser:
-		return r.queue(UserContent(t), t.Priority, t.RequireIdle, retry)
+		return r.queue(key, UserContent(t), t.Priority, t.RequireIdle, false)
 	case t.Name == SyncTask:
-		return r.syncTrigger(t)
+		return r.syncTrigger(t, key)
 	case t.Name == RotationTask:
 		return r.rotate(now)
 	case t.Name == ConsolidationTask:
-		return r.consolidate(t, now)
+		return r.consolidate(t, key, now)
 	}
 	return failed(fmt.Errorf("unknown built-in task %q", t.Name))
+}
+
+// queuesToC4 reports whether t's action may queue a C4 message.
+func queuesToC4(t *Task) bool {
+	return t.Kind == KindUser || t.Name == SyncTask || t.Name == ConsolidationTask
+}
+
+// queuedBefore finds the C4 message an interrupted run of the slot queued
+// before it died; done is false when it queued none.
+func (r *Runner) queuedBefore(key string) (res outcome, done bool) {
+	c4, err := r.openC4()
+	if err != nil {
+		return failed(err), true
+	}
+	id, found, err := c4.db.QueuedFor(key)
+	switch {
+	case err != nil:
+		return failed(err), true
+	case found:
+		return ok("queued C4 message %d before an interruption", id), true
+	}
+	return outcome{}, false
 }
 
 // UserContent is the C4 message a user task queues.
@@ -58,16 +93,17 @@ func UserContent(t *Task) string {
 	return fmt.Sprintf("[Scheduled Task: %s] %s", t.Name, t.Prompt)
 }
 
-// queue enqueues content unless dedupe finds an identical pending message.
-func (r *Runner) queue(content string, priority int, idle, dedupe bool) outcome {
+// queue enqueues content for the slot key unless dedupe finds an
+// identical pending message.
+func (r *Runner) queue(key, content string, priority int, idle, dedupe bool) outcome {
 	c4, err := r.openC4()
 	if err != nil {
 		return failed(err)
 	}
-	return enqueue(c4, content, priority, idle, dedupe)
+	return enqueue(c4, key, content, priority, idle, dedupe)
 }
 
-func enqueue(c4 *c4Queue, content string, priority int, idle, dedupe bool) outcome {
+func enqueue(c4 *c4Queue, key, content string, priority int, idle, dedupe bool) outcome {
 	if dedupe {
 		if pending, err := c4.hasPending(content); err != nil {
 			return failed(err)
@@ -75,9 +111,14 @@ func enqueue(c4 *c4Queue, content string, priority int, idle, dedupe bool) outco
 			return skipped("already queued in C4")
 		}
 	}
-	id, err := c4.enqueue(content, priority, idle)
+	crashpoint.At("scheduler-before-queue")
+	id, queued, err := c4.enqueue(key, content, priority, idle)
 	if err != nil {
 		return failed(err)
+	}
+	crashpoint.At("scheduler-after-queue")
+	if !queued {
+		return ok("queued C4 message %d before an interruption", id)
 	}
 	return ok("queued C4 message %d (priority %d)", id, priority)
 }
@@ -85,7 +126,7 @@ func enqueue(c4 *c4Queue, content string, priority int, idle, dedupe bool) outco
 // syncTrigger queues the memory sync request at priority 1 when C4 has
 // unsummarized conversations and no sync request is still pending (zylos
 // queued another every 2 hours while the agent was busy).
-func (r *Runner) syncTrigger(t *Task) outcome {
+func (r *Runner) syncTrigger(t *Task, key string) outcome {
 	c4, err := r.openC4()
 	if err != nil {
 		return failed(err)
@@ -102,7 +143,7 @@ func (r *Runner) syncTrigger(t *Task) outcome {
 	} else if pending {
 		return skipped("a sync request is still pending in C4")
 	}
-	return enqueue(c4, line, t.Priority, t.RequireIdle, false)
+	return enqueue(c4, key, line, t.Priority, t.RequireIdle, false)
 }
 
 // rotate runs session rotation in-process; it is idempotent, which is why
@@ -122,7 +163,7 @@ func ReportPath(l tiers.Layout, day time.Time) string {
 
 // consolidate writes the report (the JSON `consolidate` prints) and asks
 // the agent to review it when it recommends anything.
-func (r *Runner) consolidate(t *Task, now time.Time) outcome {
+func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
 	local := now.In(r.Home)
 	report, err := tiers.Consolidation(r.Layout, local)
 	if err != nil {
@@ -141,7 +182,7 @@ func (r *Runner) consolidate(t *Task, now time.Time) outcome {
 	}
 	content := fmt.Sprintf("[Scheduled Task: %s] The weekly memory consolidation report has %d recommendation(s). "+
 		"Review %s and archive old entries as recommended.", t.Name, n, path)
-	res := r.queue(content, t.Priority, t.RequireIdle, true)
+	res := r.queue(key, content, t.Priority, t.RequireIdle, true)
 	res.detail = "report " + path + "; " + res.detail
 	return res
 }

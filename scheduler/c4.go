@@ -79,6 +79,8 @@ const syncRequestPattern = "[Action Required] There are % unsummarized conversat
 
 func (q *c4Queue) hasPending(content string) (bool, error) { return q.db.HasPending(content) }
 
-func (q *c4Queue) enqueue(content string, priority int, requireIdle bool) (int64, error) {
-	return q.db.Enqueue(c4sync.Message{Channel: c4Channel, Content: content, Priority: priority, RequireIdle: requireIdle})
+// enqueue queues content under the slot key; queued is false when the key
+// had queued it already (id is then that message).
+func (q *c4Queue) enqueue(key, content string, priority int, requireIdle bool) (id int64, queued bool, err error) {
+	return q.db.EnqueueOnce(c4sync.Message{Channel: c4Channel, Content: content, Priority: priority, RequireIdle: requireIdle}, key)
 }

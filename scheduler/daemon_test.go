@@ -180,7 +180,7 @@ func TestInterruptedRunIsRetriedOnce(t *testing.T) {
 	h.store.claim("a", slot, slot.Add(time.Hour), h.now, StatusRunning, "")
 	h.store.claim("b", slot, slot.Add(time.Hour), h.now, StatusRunning, "")
 	a, _ := h.store.Get("a")
-	h.d.Runner.queue(UserContent(a), 3, false, false) // a's action got through
+	h.d.Runner.queue(slotKey("a", slot), UserContent(a), 3, false, false) // a's action got through
 	ctx, cancel := context.WithCancel(context.Background())
 	ticked := make(chan time.Time, 1)
 	h.d.Ticked = ticked

@@ -85,7 +85,7 @@ func (d *Daemon) idle() bool {
 
 // execute runs the action of a claimed run and records its outcome.
 func (d *Daemon) execute(t *Task, r *Run, retry bool) error {
-	res := d.Runner.perform(t, d.Now(), retry)
+	res := d.Runner.perform(t, r.Slot, d.Now(), retry)
 	level := d.Log.Info
 	if res.status == StatusError {
 		level = d.Log.Warn

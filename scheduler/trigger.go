@@ -21,7 +21,7 @@ func (r *Runner) Trigger(s *Store, name string, now time.Time) (*Run, error) {
 		return nil, fmt.Errorf("task %s already ran for %s; try again in a second", name, slot.Format(time.RFC3339))
 	}
 	run := &Run{ID: id, Task: t.Name, Slot: slot, Started: now}
-	res := r.perform(t, now, false)
+	res := r.perform(t, slot, now, false)
 	if err := s.finish(run, now, res.status, "trigger: "+res.detail); err != nil {
 		return nil, err
 	}

@@ -60,6 +60,17 @@ func ParseFetchArgs(args []string) (begin, end int64, err error) {
 	return *b, *e, nil
 }
 
+// WantsUnsummarized reports the `--unsummarized` form of c4-fetch.js
+// (zylos-core v0.7.1), which takes precedence over --begin/--end there.
+func WantsUnsummarized(args []string) bool {
+	for _, a := range args {
+		if a == "--unsummarized" {
+			return true
+		}
+	}
+	return false
+}
+
 // ParseID parses a conversation id: a whole number, 0 or more.
 func ParseID(s string) (int64, error) {
 	id, err := strconv.ParseInt(s, 10, 64)
@@ -83,6 +94,13 @@ const CheckpointUsage = `Usage:
   c4-checkpoint.js create <end_id> [--summary "text"]
   c4-checkpoint.js list [--limit N]
   c4-checkpoint.js latest`
+
+// CheckpointShortUsage is the one line c4-checkpoint.js prints when it is
+// given no end id.
+const CheckpointShortUsage = `Usage: c4-checkpoint.js <end_conversation_id> [--summary "<summary>"]`
+
+// ErrNoEndID is a checkpoint command line without any id or subcommand.
+var ErrNoEndID = &usageError{"an end id is required"}
 
 // ParseCheckpointArgs reads `<end> [--summary S]`, `create <end> [--summary
 // S]`, `list [--limit N]` or `latest`; flags may come before or after the id.
@@ -121,7 +139,7 @@ func ParseCheckpointArgs(args []string) (CheckpointArgs, error) {
 	}
 	switch {
 	case len(pos) == 0:
-		return a, usagef("an end id is required")
+		return a, ErrNoEndID
 	case len(pos) > 1:
 		return a, usagef("unexpected argument %q", pos[1])
 	}

@@ -64,3 +64,25 @@ func summaryLine(cp *Checkpoint) string {
 	}
 	return "[Last Checkpoint Summary] " + *cp.Summary + "\n\n"
 }
+
+// FetchUnsummarized is the text of `c4 fetch --unsummarized` (zylos-core
+// v0.7.1): `[Unsummarized Range] end_id=E count=N` and the fetch of that
+// range, or `No unsummarized conversations.`.
+func (db *DB) FetchUnsummarized() (string, error) {
+	text, _, _, err := db.fetchUnsummarized()
+	return text, err
+}
+
+// fetchUnsummarized also returns the range's begin and the last id printed.
+func (db *DB) fetchUnsummarized() (text string, begin, last int64, err error) {
+	r, err := db.Unsummarized()
+	if err != nil {
+		return "", 0, 0, err
+	}
+	if r.Count == 0 {
+		return "No unsummarized conversations.\n", 0, 0, nil
+	}
+	text, last, err = db.fetch(*r.Begin, *r.End)
+	head := "[Unsummarized Range] end_id=" + strconv.FormatInt(*r.End, 10) + " count=" + strconv.FormatInt(r.Count, 10) + "\n"
+	return head + text, *r.Begin, last, err
+}

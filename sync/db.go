@@ -32,7 +32,9 @@ type DB struct {
 // Open opens an existing C4 database read-only. It never creates the file.
 func Open(path string) (*DB, error) { return open(path, "ro") }
 
-// OpenWrite opens an existing C4 database for writing, in WAL mode.
+// OpenWrite opens an existing C4 database for writing, in WAL mode, and
+// adds what zylos-core v0.7.1's schema has and it lacks (see upgrade), so
+// the Node C4 of either era works on it afterwards.
 func OpenWrite(path string) (*DB, error) {
 	db, err := open(path, "rw")
 	if err != nil {
@@ -42,7 +44,23 @@ func OpenWrite(path string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := db.upgrade(); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
+}
+
+// CreatedNotice is the line the Node C4 prints when it creates the database.
+const CreatedNotice = "[C4-DB] Database initialized"
+
+// FirstUse creates the database at path when the file is missing, as the
+// Node C4 does on its first use, and reports whether it did.
+func FirstUse(path string) (created bool, err error) {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return Create(path)
 }
 
 func open(path, mode string) (*DB, error) {

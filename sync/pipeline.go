@@ -46,6 +46,21 @@ func (p Pipeline) Fetch(begin, end int64) (string, error) {
 	return text, p.record(begin, last)
 }
 
+// FetchUnsummarized prints what `c4 fetch --unsummarized` does and records
+// what was read.
+func (p Pipeline) FetchUnsummarized() (string, error) {
+	db, err := Open(p.DBPath)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	text, begin, last, err := db.fetchUnsummarized()
+	if err != nil {
+		return "", err
+	}
+	return text, p.record(begin, last)
+}
+
 func (p Pipeline) read(begin, end int64) (text string, last int64, err error) {
 	db, err := Open(p.DBPath)
 	if err != nil {

@@ -34,6 +34,12 @@ func (db *DB) Enqueue(m Message) (id int64, err error) {
 	if err := m.validate(); err != nil {
 		return 0, err
 	}
+	return db.insertMessage(db.sql, m)
+}
+
+// insertMessage inserts a validated m through exec (the database or a
+// transaction).
+func (db *DB) insertMessage(exec execer, m Message) (id int64, err error) {
 	var endpoint any
 	if m.Endpoint != "" {
 		endpoint = m.Endpoint
@@ -42,7 +48,7 @@ func (db *DB) Enqueue(m Message) (id int64, err error) {
 	if m.RequireIdle {
 		idle = 1
 	}
-	res, err := db.sql.Exec(`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content, status, priority, require_idle)
+	res, err := exec.Exec(`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content, status, priority, require_idle)
  VALUES (?, 'in', ?, ?, ?, 'pending', ?, ?)`, sqliteTime(db.now()), m.Channel, endpoint, m.Content, m.Priority, idle)
 	if err != nil {
 		return 0, db.wrap("queue message", err)

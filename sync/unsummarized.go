@@ -109,9 +109,11 @@ func (db *DB) SessionInit(threshold int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString("[Recent Conversations]\n" + recs)
+	// The records end in a newline and console.log adds one: an empty line
+	// closes them, before the trigger or at the end.
+	b.WriteString("[Recent Conversations]\n" + recs + "\n")
 	if over {
-		b.WriteString("\n" + TriggerLine(r) + "\n")
+		b.WriteString(TriggerLine(r) + "\n")
 	}
 	return b.String(), nil
 }

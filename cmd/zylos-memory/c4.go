@@ -18,7 +18,7 @@ func init() {
 		Usage: "read and write the C4 conversation log (comm-bridge/c4.db)",
 		Subcommands: []*cli.Command{
 			{Name: "fetch", Usage: "print conversations begin..end (inclusive) after the last checkpoint summary",
-				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: c4Fetch},
+				ArgsUsage: "--begin <id> --end <id> | --unsummarized", SkipFlagParsing: true, Action: c4Fetch},
 			{Name: "unsummarized", Usage: "print the unsummarized range as JSON", Action: c4Unsummarized},
 			{Name: "checkpoint", Usage: "create, list or show checkpoints",
 				ArgsUsage:       `<end_id> [--summary "text"] | create <end_id> [--summary "text"] | list [--limit N] | latest`,
@@ -96,10 +96,14 @@ func ownArgs(c *cli.Context) (args []string, c4DB string) {
 	return args, c4DB
 }
 
-// withDB opens the C4 database read-only and writes what read returns.
+// withDB opens the C4 database read-only and writes what read returns. A
+// missing database is created first, as the Node C4 does on first use.
 func withDB(c *cli.Context, read func(*c4sync.DB) (string, error)) error {
 	e, path, err := c4Env(c)
 	if err != nil {
+		return err
+	}
+	if err := firstUse(e, path); err != nil {
 		return err
 	}
 	db, err := c4sync.Open(path)
@@ -134,6 +138,9 @@ func usageExit(c *cli.Context, usage string) error {
 }
 
 func c4Fetch(c *cli.Context) error {
+	if own, _ := ownArgs(c); c4sync.WantsUnsummarized(own) && !helpRequested(c) {
+		return withDB(c, func(db *c4sync.DB) (string, error) { return db.FetchUnsummarized() })
+	}
 	return withRange(c, func(begin, end int64) error {
 		return withDB(c, func(db *c4sync.DB) (string, error) { return db.Fetch(begin, end) })
 	})
@@ -178,6 +185,17 @@ func c4SessionInit(c *cli.Context) error {
 
 func c4ThresholdCheck(c *cli.Context) error {
 	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(c.Int("threshold")) })
+}
+
+// firstUse creates a missing C4 database and says so on stderr (the Node C4
+// prints its notice on stdout, where it would spoil the JSON of
+// unsummarized and the text of session-init).
+func firstUse(e *env, path string) error {
+	created, err := c4sync.FirstUse(path)
+	if created {
+		fmt.Fprintln(e.stderr, c4sync.CreatedNotice)
+	}
+	return err
 }
 
 func c4Init(c *cli.Context) error {

@@ -21,6 +21,9 @@ func checkpointCommand(c *cli.Context, safe bool) error {
 	}
 	own, _ := ownArgs(c)
 	args, err := c4sync.ParseCheckpointArgs(own)
+	if errors.Is(err, c4sync.ErrNoEndID) {
+		return usageExit(c, c4sync.CheckpointShortUsage)
+	}
 	if errors.Is(err, c4sync.ErrUsage) {
 		return usageExit(c, "Error: "+err.Error()+"\n"+c4sync.CheckpointUsage)
 	}
@@ -30,6 +33,11 @@ func checkpointCommand(c *cli.Context, safe bool) error {
 	e, path, err := c4Env(c)
 	if err != nil {
 		return err
+	}
+	if !safe {
+		if err := firstUse(e, path); err != nil {
+			return err
+		}
 	}
 	out, err := c4sync.CheckpointCommand(path, args, c4sync.CheckpointOptions{
 		Safe: safe, Pipeline: c4sync.Pipeline{Layout: e.layout, DBPath: path}, Now: e.now,

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,16 +54,32 @@ func c4Receive(c *cli.Context) error {
 	case m.Priority < 1 || m.Priority > 3:
 		return usageExit(c, fmt.Sprintf("Error: --priority must be 1, 2 or 3 (got %d)", m.Priority))
 	}
+	intake := c4sync.Intake{
+		SkillsDir:      filepath.Join(e.layout.ClaudeDir(), "skills"),
+		AttachmentsDir: filepath.Join(filepath.Dir(path), "attachments"),
+		Now:            e.now,
+	}
+	accepted, err := intake.Accept(m, c.Bool("no-reply"))
+	if err != nil {
+		return err
+	}
+	if err := firstUse(e, path); err != nil {
+		return err
+	}
 	db, err := c4sync.OpenWrite(path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	db.SetClock(e.now)
-	id, err := db.Enqueue(m)
+	id, err := db.Enqueue(accepted.Message)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(e.stdout, c4sync.QueuedLine(id, m))
+	line := c4sync.QueuedLine(id, m)
+	if accepted.File != "" {
+		line = strings.TrimSuffix(line, ")") + ", file)"
+	}
+	_, err = fmt.Fprintln(e.stdout, line)
 	return err
 }

@@ -21,12 +21,12 @@ const toolHookDeadline = 500 * time.Millisecond
 func init() {
 	registerSub("records", &cli.Command{
 		Name:      "guard",
-		Usage:     "PreToolUse hook (Write/Edit): deny direct writes into the records root; always exit 0",
+		Usage:     "PreToolUse hook (Write/Edit/MultiEdit/NotebookEdit/Bash): deny direct writes into the records root; always exit 0",
 		UsageText: `echo '{"tool_input":{"file_path":"..."}}' | zylos-memory records guard [--root R]`,
 		Flags:     []cli.Flag{recallRootFlag()},
 		Action: func(c *cli.Context) error {
-			return runToolHook(c, "guard", func(path, cwd string, e *env, opts guard.Options) (any, string) {
-				if ans := guard.Guard(path, cwd, opts); ans != nil {
+			return runToolHook(c, "guard", func(in hooks.Input, e *env, opts guard.Options) (any, string) {
+				if ans := guard.Decide(in.ToolName, in.ToolInput, in.Cwd, opts); ans != nil {
 					return ans, ""
 				}
 				return nil, ""
@@ -37,10 +37,9 @@ func init() {
 
 // toolCheck decides one tool call: an answer for stdout (nil for none)
 // and a warning for stderr.
-type toolCheck func(path, cwd string, e *env, opts guard.Options) (answer any, warning string)
+type toolCheck func(in hooks.Input, e *env, opts guard.Options) (answer any, warning string)
 
-// runToolHook reads a PreToolUse/PostToolUse payload and runs check on the
-// tool's target path. It always exits 0: on any failure the tool call
+// runToolHook reads a PreToolUse/PostToolUse payload and runs check on it. It always exits 0: on any failure the tool call
 // proceeds and one line on stderr says why.
 func runToolHook(c *cli.Context, name string, check toolCheck) error {
 	e, err := envFrom(c)
@@ -62,8 +61,8 @@ func runToolHook(c *cli.Context, name string, check toolCheck) error {
 	if err != nil {
 		return nil
 	}
-	opts := guard.Options{Root: root, Home: os.Getenv("HOME")}
-	answer, warning := check(guard.FilePath(in.ToolInput), in.Cwd, e, opts)
+	opts := guard.Options{Root: root, Home: os.Getenv("HOME"), Command: e.invocation()}
+	answer, warning := check(in, e, opts)
 	if warning != "" {
 		fmt.Fprintln(e.stderr, warning)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 )
 
@@ -14,8 +15,8 @@ func init() {
 		UsageText: `echo '{"tool_input":{"file_path":"..."}}' | zylos-memory records validate [--root R]`,
 		Flags:     []cli.Flag{recallRootFlag()},
 		Action: func(c *cli.Context) error {
-			return runToolHook(c, "validate", func(path, cwd string, e *env, opts guard.Options) (any, string) {
-				rep := guard.Check(path, cwd, e.now(), opts)
+			return runToolHook(c, "validate", func(in hooks.Input, e *env, opts guard.Options) (any, string) {
+				rep := guard.Check(guard.FilePath(in.ToolInput), in.Cwd, e.now(), opts)
 				if rep.Answer == nil {
 					return nil, rep.Warning
 				}

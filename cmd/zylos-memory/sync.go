@@ -32,7 +32,7 @@ func init() {
 				return withExtraNewline(c, c4Unsummarized)
 			}},
 			{Name: "fetch", Usage: "fetch conversations (c4 fetch) and record the range as fetched",
-				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: syncFetch(false)},
+				ArgsUsage: "--begin <id> --end <id> | --unsummarized", SkipFlagParsing: true, Action: syncFetch(false)},
 			{Name: "run", Usage: "rotate the session log, fetch the range, list the memory files to update",
 				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: syncFetch(true)},
 			{Name: "checkpoint", Usage: "create a checkpoint once memory is written; refuses unfetched or unknown ids",
@@ -54,6 +54,18 @@ func withExtraNewline(c *cli.Context, action cli.ActionFunc) error {
 
 func syncFetch(run bool) cli.ActionFunc {
 	return func(c *cli.Context) error {
+		if own, _ := ownArgs(c); !run && c4sync.WantsUnsummarized(own) && !helpRequested(c) {
+			e, path, err := c4Env(c)
+			if err != nil {
+				return err
+			}
+			out, err := c4sync.Pipeline{Layout: e.layout, DBPath: path}.FetchUnsummarized()
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(e.stdout, out+"\n")
+			return err
+		}
 		return withRange(c, func(begin, end int64) error {
 			e, path, err := c4Env(c)
 			if err != nil {

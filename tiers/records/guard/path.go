@@ -14,6 +14,14 @@ type Options struct {
 	Root    string // the default records root (normally $ZYLOS_DIR/memory/records)
 	Home    string // for "~/" in a tool's path
 	TempDir string // where seed 003's staging files live; "" means /tmp
+	Command string // how the agent runs this binary for this home; "" means zylos-memory
+}
+
+func (o Options) command() string {
+	if o.Command == "" {
+		return "zylos-memory"
+	}
+	return o.Command
 }
 
 // Class is where a tool's target path falls.

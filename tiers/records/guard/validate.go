@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,3 +126,50 @@ func quarantine(path string, now time.Time) (string, error) {
 }
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// CheckChanged validates every record file under root changed after since,
+// for a tool that may have written records without naming them (a shell
+// command). Invalid records are quarantined as by Check; valid ones,
+// written by records write or not, pass quietly.
+func CheckChanged(root string, since, now time.Time) Report {
+	var rep Report
+	var problems []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are skipped: the check is best effort
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || records.CategoryOfFolder(strings.Split(filepath.ToSlash(rel), "/")[0]) == "") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(d.Name(), ".json") || strings.Contains(d.Name(), ".invalid.") || !strings.Contains(rel, string(filepath.Separator)) {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || !info.ModTime().After(since) {
+			return nil
+		}
+		t := Target{Path: path, Root: root, Rel: filepath.ToSlash(rel), Class: Protected}
+		verr := validateFile(t)
+		if verr == nil {
+			return nil
+		}
+		moved, qerr := quarantine(path, now)
+		if qerr != nil {
+			rep.Warning += fmt.Sprintf("WARNING: could not quarantine %s: %v\n", path, qerr)
+			moved = path
+		}
+		rep.Quarantined = moved
+		problems = append(problems, fmt.Sprintf("%s (moved to %s): %s", path, moved, oneLine(verr)))
+		return nil
+	})
+	if len(problems) > 0 {
+		rep.Warning += "WARNING: invalid memory records written outside records write: " + strings.Join(problems, "; ")
+		rep.Answer = block("Invalid memory records were written outside `records write`: " + strings.Join(problems, "; ") +
+			". Write records only with `records write`.")
+	}
+	rep.Warning = strings.TrimRight(rep.Warning, "\n")
+	return rep
+}

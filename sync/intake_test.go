@@ -1,0 +1,70 @@
+package c4sync
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestJSPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"hello", 3, "hel"},
+		{"hello", 10, "hello"},
+		{"日本語", 2, "日本"},
+		{"ab😀c", 3, "ab\uFFFD"}, // half a surrogate pair, as Buffer writes it
+		{"ab😀c", 4, "ab😀"},
+		{"a\xffb", 2, "a\xff"},
+	} {
+		if got := jsPrefix(tc.in, tc.n); got != tc.want {
+			t.Errorf("jsPrefix(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestIntakeAccept(t *testing.T) {
+	dir := t.TempDir()
+	in := Intake{SkillsDir: filepath.Join(dir, "skills"), AttachmentsDir: filepath.Join(dir, "attachments"),
+		Now: func() time.Time { return time.UnixMilli(1773570600123) }}
+	os.MkdirAll(filepath.Join(in.SkillsDir, "telegram"), 0o755)
+	os.WriteFile(filepath.Join(in.SkillsDir, "notadir"), nil, 0o644)
+	route := ` ---- reply via: node ` + filepath.Join(in.SkillsDir, "comm-bridge", "scripts", "c4-send.js") + ` "telegram" "42"`
+
+	got, err := in.Accept(Message{Channel: "telegram", Endpoint: "42", Content: "hi", Priority: 3}, false)
+	if err != nil || got.Content != "hi"+route || got.File != "" {
+		t.Errorf("small message: %+v %v", got, err)
+	}
+	for _, bad := range []Message{{Channel: "nosuch"}, {Channel: "notadir"}, {Channel: ".."}, {Channel: "a/b"},
+		{Channel: "telegram", Endpoint: "../x"}, {Channel: "telegram", Endpoint: "a b"}} {
+		if _, err := in.Accept(bad, false); !errors.Is(err, ErrIntake) {
+			t.Errorf("%+v accepted: %v", bad, err)
+		}
+	}
+	if got, err := in.Accept(Message{Channel: "nosuch", Content: "x"}, true); err != nil || got.Content != "x" {
+		t.Errorf("no-reply skips the channel check and the route: %+v %v", got, err)
+	}
+	big := strings.Repeat("é", 1000) // 2000 bytes
+	got, err = in.Accept(Message{Channel: "telegram", Endpoint: "42", Content: big}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFile := filepath.Join(in.AttachmentsDir, fmt.Sprintf("1773570600123-%d", os.Getpid()), "message.txt")
+	if got.File != wantFile {
+		t.Errorf("file %q, want %q", got.File, wantFile)
+	}
+	if data, _ := os.ReadFile(wantFile); string(data) != big+route {
+		t.Errorf("attachment does not hold the full message")
+	}
+	size := len(big + route)
+	want := strings.Repeat("é", 100) + "...\n\n[C4] Full message (" + fmt.Sprintf("%.1f", float64(size)/1024) + "KB) at: " + wantFile + route
+	if got.Content != want {
+		t.Errorf("preview:\n%q\nwant\n%q", got.Content, want)
+	}
+}
