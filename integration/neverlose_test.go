@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/testutil"
@@ -279,5 +280,48 @@ func TestMemoryLinkedOutOfHomeRefused(t *testing.T) {
 				t.Errorf("outside changed:\n%s\nwas:\n%s", after, before)
 			}
 		})
+	}
+}
+
+// A write killed (SIGKILL) between creating its temp file and renaming it
+// leaves ".NAME.tmp-N" behind; the next command that writes into that
+// directory removes it once it is older than a minute, and leaves a young
+// one (a write in progress) and other dot-files alone.
+func TestKilledWriteTempsSwept(t *testing.T) {
+	h := newRecHome(t)
+	sessions := filepath.Join(h.zylos, "memory", "sessions")
+	must(t, os.MkdirAll(sessions, 0o755))
+	must(t, os.WriteFile(filepath.Join(sessions, "current.md"), []byte("# Session Log: 2026-03-14\n\n"), 0o644))
+	crash := []string{crashpoint.Env + "=atomicfile-before-rename"}
+	createArgs := []string{"records", "write", "--action", "create", "--category", "decision", "--target", recJWT, "--input", h.stage("in.json", recDecision)}
+	for _, step := range []struct {
+		args []string
+		dir  string
+	}{{[]string{"rotate"}, sessions}, {createArgs, h.root}} {
+		if res := h.run(crash, step.args...); res.Code != -1 {
+			t.Fatalf("%v not killed: %s", step.args, resultText(res))
+		}
+		left, _ := filepath.Glob(filepath.Join(step.dir, ".*.tmp-*"))
+		if len(left) != 1 {
+			t.Fatalf("%v left %v, want one temp file", step.args, left)
+		}
+		old := time.Now().Add(-2 * time.Minute)
+		must(t, os.Chtimes(left[0], old, old))
+		young := filepath.Join(step.dir, ".young.md.tmp-123")
+		keep := filepath.Join(step.dir, ".notes.tmp-draft")
+		must(t, os.WriteFile(young, nil, 0o644))
+		must(t, os.WriteFile(keep, nil, 0o644))
+		must(t, os.Chtimes(keep, old, old))
+		if res := h.run(nil, step.args...); res.Code != 0 && !strings.Contains(res.Stdout, "CREATE_ERROR") {
+			t.Fatalf("%v rerun: %s", step.args, resultText(res))
+		}
+		if _, err := os.Stat(left[0]); err == nil {
+			t.Errorf("%v: stale %s not swept", step.args, filepath.Base(left[0]))
+		}
+		for _, p := range []string{young, keep} {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%v: %s swept: %v", step.args, filepath.Base(p), err)
+			}
+		}
 	}
 }

@@ -120,6 +120,7 @@ func (l Ledger) update(change func(*ledgerFile)) error {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		return fmt.Errorf("lock sync ledger: %w", err)
 	}
+	atomicfile.Sweep(filepath.Dir(l.Path))
 	f, err := l.read()
 	if err != nil {
 		return err

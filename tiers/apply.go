@@ -55,6 +55,7 @@ func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
 	if err := os.MkdirAll(l.ArchiveDir(), 0o755); err != nil {
 		return ApplyReport{}, fmt.Errorf("create archive dir: %w", err)
 	}
+	atomicfile.Sweep(l.ReferenceDir(), l.ArchiveDir(), l.SessionsDir())
 	if err := a.archiveSessions(); err != nil {
 		return a.report, err
 	}

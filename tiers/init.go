@@ -70,11 +70,13 @@ var seeds = []seed{
 // current.md is never replaced. now must be in the chosen location.
 func Init(l Layout, now time.Time, force bool) (InitReport, error) {
 	var r InitReport
-	for _, dir := range []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()} {
+	dirs := []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()}
+	for _, dir := range dirs {
 		if err := r.makeDir(l, dir); err != nil {
 			return r, err
 		}
 	}
+	atomicfile.Sweep(append(dirs, l.MemoryDir())...)
 	for _, s := range seeds {
 		data, err := fs.ReadFile(templates.FS, s.template)
 		if err != nil {

@@ -37,6 +37,7 @@ func Rotate(l Layout, now time.Time) (messages []string, err error) {
 		return nil, err
 	}
 	defer unlock()
+	atomicfile.Sweep(dir)
 	// Appenders never take the lock: a pass that loses a race with one (it
 	// created current.md under us) starts over on what it made.
 	for attempt := 0; attempt < maxRotationPasses; attempt++ {

@@ -34,6 +34,7 @@ func Enforce(o EnforceOptions) (Answer, error) {
 		return nil, err
 	}
 	defer lock.Release()
+	sweepFolders(o.Root, o.Category)
 	res, err := enforceWindow(o.Root, o.MaxRetained, o.Now, o.Warn)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,7 @@ func Write(o WriteOptions) (Answer, error) {
 		return nil, err
 	}
 	defer lock.Release()
+	atomicfile.Sweep(o.Root, filepath.Dir(t.abs))
 	w := &writer{WriteOptions: o, t: t}
 	var ans Answer
 	switch o.Action {
