@@ -18,7 +18,12 @@ TAGS      := urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension,sqlite
 LDFLAGS   ?= -extldflags=-static
 export GOFLAGS += -tags=$(TAGS)
 
-.PHONY: build test bench run install lint fuzz clean
+# The end-to-end test runs the real Claude Code CLI, installed from the npm
+# registry into E2E_DIR (outside the repository's tracked files).
+E2E_DIR   ?= $(HOME)/.cache/zylos-memory-e2e
+CLAUDE_CODE_VERSION ?= latest
+
+.PHONY: build test bench run install lint fuzz clean e2e e2e-client
 
 build:
 	go build -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/zylos-memory
@@ -53,3 +58,10 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+e2e-client:
+	npm install --prefix "$(E2E_DIR)" --no-audit --no-fund --no-save @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
+	"$(E2E_DIR)/node_modules/.bin/claude" --version
+
+e2e: e2e-client
+	CLAUDE_CODE_BIN="$(E2E_DIR)/node_modules/.bin/claude" go test -count=1 -v -run . -timeout 10m ./e2e/

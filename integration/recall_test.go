@@ -143,7 +143,7 @@ func TestRecallCandidate(t *testing.T) {
 		{"update_or_delete", []string{"--category", "constraint", "--new-info", "authentication rate limit raised"}, 0},
 		{"bad_category", []string{"--category", "nope", "--new-info", "x"}, 2},
 		{"bad_event", []string{"--category", "decision", "--new-info", "x", "--lifecycle-event", "maybe"}, 2},
-		{"both_infos", []string{"--category", "decision", "--new-info", "x", "--new-info-file", info}, 2},
+		{"file_over_inline", []string{"--category", "decision", "--new-info", "x", "--new-info-file", info}, 0},
 		{"no_info", []string{"--category", "decision"}, 2},
 		{"no_root", []string{"--category", "decision", "--new-info", "x", "--root", filepath.Join(zd, "none")}, 1},
 	}

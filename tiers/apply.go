@@ -64,7 +64,7 @@ func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
 		return a.report, err
 	}
 	for _, name := range names {
-		if k := kindOf(name); k == KindDecision || k == KindProject {
+		if k := KindOf(name); k == KindDecision || k == KindProject {
 			if err := a.archiveEntries("reference/" + name); err != nil {
 				return a.report, err
 			}
@@ -84,7 +84,7 @@ type applier struct {
 // one reference file into their archive files, then rewrites it.
 func (a *applier) archiveEntries(rel string) error {
 	path := filepath.Join(a.l.MemoryDir(), rel)
-	src, err := readTierFile(path)
+	src, err := ReadTierFile(path)
 	var unparsed *UnparsedError
 	if errors.As(err, &unparsed) {
 		return nil // reported as malformed; nothing in it is moved
@@ -115,7 +115,7 @@ func (a *applier) archiveEntries(rel string) error {
 		return err
 	}
 	for _, e := range moving {
-		a.report.Moves = append(a.report.Moves, Move{Kind: e.Kind, From: rel, Line: e.Line, Title: e.Title, To: archiveFileFor(e)})
+		a.report.Moves = append(a.report.Moves, Move{Kind: e.Kind, From: rel, Line: e.Line, Title: e.Title, To: ArchiveFileFor(e)})
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func archiveTargets(entries []Entry) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, e := range entries {
-		if t := archiveFileFor(e); !seen[t] {
+		if t := ArchiveFileFor(e); !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
@@ -180,7 +180,7 @@ func (a *applier) rewrite(path string, src, rest []byte) error {
 }
 
 func (a *applier) backUp(path string, data []byte) error {
-	backup, err := a.l.backUp(path, data, a.now)
+	backup, err := a.l.BackUp(path, data, a.now)
 	if err != nil {
 		return err
 	}

@@ -38,9 +38,9 @@ func cutEntries(rel string, src []byte, all, moving []Entry) ([]byte, error) {
 	return rest.Bytes(), nil
 }
 
-// archiveHeader starts a new archive file; projects sit under "## Completed"
+// ArchiveHeader starts a new archive file; projects sit under "## Completed"
 // so that one whose status came from its section keeps it.
-func archiveHeader(target string) string {
+func ArchiveHeader(target string) string {
 	name := strings.TrimSuffix(filepath.Base(target), ".md")
 	kind, year, _ := strings.Cut(name, "-")
 	if kind == "projects" {
@@ -62,15 +62,15 @@ func (a *applier) appendToArchive(target string, moving []Entry) error {
 	}
 	buf := append([]byte(nil), old...)
 	if !existed {
-		buf = []byte(archiveHeader(target))
+		buf = []byte(ArchiveHeader(target))
 	}
 	archived := entryTexts(target, buf)
 	added := 0
 	for _, e := range moving {
-		if archiveFileFor(e) != target || archived[e.Text] {
+		if ArchiveFileFor(e) != target || archived[e.Text] {
 			continue
 		}
-		buf = appendBlock(buf, e.Text)
+		buf = AppendBlock(buf, e.Text)
 		archived[e.Text] = true
 		added++
 	}
@@ -91,9 +91,9 @@ func (a *applier) appendToArchive(target string, moving []Entry) error {
 	return verifyArchived(path, target, moving)
 }
 
-// appendBlock appends an entry's text, separated from what precedes it by
+// AppendBlock appends an entry's text, separated from what precedes it by
 // one blank line.
-func appendBlock(buf []byte, text string) []byte {
+func AppendBlock(buf []byte, text string) []byte {
 	if len(buf) > 0 && !bytes.HasSuffix(buf, []byte("\n")) {
 		buf = append(buf, '\n')
 	}
@@ -127,7 +127,7 @@ func verifyArchived(path, target string, moving []Entry) error {
 func checkArchived(target string, content []byte, moving []Entry) error {
 	archived := entryTexts(target, content)
 	for _, e := range moving {
-		if archiveFileFor(e) == target && !archived[e.Text] {
+		if ArchiveFileFor(e) == target && !archived[e.Text] {
 			return fmt.Errorf("archive entries: %s:%d %q would not read back whole from %s; nothing changed", e.File, e.Line, e.Title, target)
 		}
 	}

@@ -66,7 +66,7 @@ func TestApplyAfterCrash(t *testing.T) {
 	stale := decision("2025-11-01", "superseded")
 	writeTree(t, l, map[string]string{
 		"reference/decisions.md":    "# Decisions Log\n\n" + stale + decision("2026-03-01", "active"),
-		"archive/decisions-2025.md": archiveHeader("archive/decisions-2025.md") + strings.TrimRight(stale, "\n") + "\n",
+		"archive/decisions-2025.md": ArchiveHeader("archive/decisions-2025.md") + strings.TrimRight(stale, "\n") + "\n",
 		"sessions/2026-01-01.md":    "# Session Log: 2026-01-01\n",
 	})
 	if err := os.Link(filepath.Join(l.SessionsDir(), "2026-01-01.md"), filepath.Join(l.ArchiveDir(), "2026-01-01.md")); err != nil {

@@ -36,6 +36,23 @@ type Entry struct {
 	Problem string `json:"problem,omitempty"`
 
 	start, end int // byte range [start, end) of the entry in its file
+	// fieldSpans holds the byte range of each field's text lines (list
+	// marker to the end of its last line, newline included).
+	fieldSpans map[string][2]int
+}
+
+// Span is the byte range [start, end) of a heading entry in its file: from
+// its heading line to the next heading of the same or a higher level, so
+// the blank lines after it are included. Cutting every entry's span and
+// keeping the rest accounts for every byte of the file.
+func (e Entry) Span() (start, end int) { return e.start, e.end }
+
+// FieldSpan is the byte range of field name's lines, from the start of
+// its list item's first line through the newline of its value's last
+// line; nested lists under the item are not part of it.
+func (e Entry) FieldSpan(name string) (start, end int, ok bool) {
+	s, ok := e.fieldSpans[name]
+	return s[0], s[1], ok
 }
 
 // Status is the entry's status word in lower case ("superseded by X" reads
@@ -75,7 +92,7 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 // ParseFile reads and parses one tier file; entries carry path as File.
 // A file over MaxEntryFileSize or not regular is refused with an *UnparsedError.
 func ParseFile(path string) ([]Entry, error) {
-	src, err := readTierFile(path)
+	src, err := ReadTierFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read entries: %w", err)
 	}
@@ -84,10 +101,10 @@ func ParseFile(path string) ([]Entry, error) {
 
 // ParseEntries parses src, the content of the tier file name, into entries
 // in source order. The entry format follows from the file name (see
-// kindOf). It never fails: what does not fit the format is either ignored
+// KindOf). It never fails: what does not fit the format is either ignored
 // (free text) or returned with Problem set.
 func ParseEntries(name string, src []byte) []Entry {
-	kind := kindOf(name)
+	kind := KindOf(name)
 	if kind == kindNone {
 		return nil
 	}

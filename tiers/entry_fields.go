@@ -33,7 +33,23 @@ func (p *entryParser) collectFields(e *Entry, block ast.Node) {
 			continue
 		}
 		e.Fields[name] = value
+		if e.fieldSpans == nil {
+			e.fieldSpans = map[string][2]int{}
+		}
+		e.fieldSpans[name] = p.blockSpan(item.FirstChild())
 	}
+}
+
+// blockSpan is the byte range of a text block's lines: from the start of
+// its first line (list marker included) past the newline of its last.
+func (p *entryParser) blockSpan(block ast.Node) [2]int {
+	lines := block.Lines()
+	start := p.lineStart(lines.At(0).Start)
+	end := p.lineEnd(lines.At(lines.Len()-1).Stop - 1)
+	if end < len(p.src) {
+		end++
+	}
+	return [2]int{start, end}
 }
 
 // field recognises a text block that starts with bold text naming a field:

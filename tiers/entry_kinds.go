@@ -29,9 +29,9 @@ const (
 // -N suffix rotation gives a colliding target.
 var sessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(-\d+)?\.md$`)
 
-// kindOf picks the entry format from a tier file's name. Archive files keep
+// KindOf picks the entry format from a tier file's name. Archive files keep
 // the format of the file they came from (decisions-2025.md is a decision log).
-func kindOf(name string) EntryKind {
+func KindOf(name string) EntryKind {
 	base := filepath.Base(name)
 	dir := filepath.Base(filepath.Dir(name))
 	if !strings.HasSuffix(base, ".md") {

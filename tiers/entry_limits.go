@@ -21,9 +21,9 @@ type UnparsedError struct {
 
 func (e *UnparsedError) Error() string { return e.Path + ": " + e.Reason }
 
-// readTierFile reads a tier file for parsing, refusing one it should not
+// ReadTierFile reads a tier file for parsing, refusing one it should not
 // parse (too large, or not a regular file) without reading it.
-func readTierFile(path string) ([]byte, error) {
+func ReadTierFile(path string) ([]byte, error) {
 	data, err := regfile.ReadFileLimit(path, MaxEntryFileSize)
 	var tooLarge *regfile.TooLargeError
 	switch {
@@ -40,5 +40,5 @@ func readTierFile(path string) ([]byte, error) {
 // unparsedEntry stands for a file that was not parsed, so the report names
 // it among the malformed entries.
 func unparsedEntry(name string, err *UnparsedError) Entry {
-	return Entry{File: name, Line: 1, Kind: kindOf(name), Problem: err.Reason}
+	return Entry{File: name, Line: 1, Kind: KindOf(name), Problem: err.Reason}
 }

@@ -41,7 +41,7 @@ func parseFiles(dir string, files []string) ([]Entry, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				src, err := readTierFile(filepath.Join(dir, files[i]))
+				src, err := ReadTierFile(filepath.Join(dir, files[i]))
 				var unparsed *UnparsedError
 				switch {
 				case errors.As(err, &unparsed):

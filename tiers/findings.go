@@ -124,14 +124,14 @@ func entryRef(e Entry, today time.Time) EntryRef {
 	return EntryRef{
 		File: e.File, Line: e.Line, Title: e.Title, Status: e.Status(),
 		Date: e.Date.Format(dateLayout), AgeDays: ageDays(e, today),
-		ArchiveTo: archiveFileFor(e),
+		ArchiveTo: ArchiveFileFor(e),
 	}
 }
 
-// archiveFileFor is the archive file, relative to the memory dir, that
+// ArchiveFileFor is the archive file, relative to the memory dir, that
 // takes a decision or project: archive/decisions-YYYY.md or
 // archive/projects-YYYY.md, YYYY being the entry's own year.
-func archiveFileFor(e Entry) string {
+func ArchiveFileFor(e Entry) string {
 	return fmt.Sprintf("archive/%ss-%d.md", e.Kind, e.Date.Year())
 }
 

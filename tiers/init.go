@@ -124,7 +124,7 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 		r.Kept = append(r.Kept, l.rel(path))
 		return nil
 	}
-	backup, err := l.backUp(path, old, now)
+	backup, err := l.BackUp(path, old, now)
 	if err != nil {
 		return err
 	}
@@ -135,9 +135,9 @@ func (r *InitReport) install(l Layout, path string, data []byte, force bool, now
 	return nil
 }
 
-// backUp saves data under memory/.state/backups/ with the file's relative
+// BackUp saves data under memory/.state/backups/ with the file's relative
 // path and a timestamp, never overwriting an earlier backup.
-func (l Layout) backUp(path string, data []byte, now time.Time) (string, error) {
+func (l Layout) BackUp(path string, data []byte, now time.Time) (string, error) {
 	return l.placeBackUp(path, now, func(target string) error {
 		return atomicfile.CreateExclusive(target, data, 0o644)
 	})

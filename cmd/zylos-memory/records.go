@@ -32,9 +32,15 @@ func warnTo(w io.Writer) func(string) {
 // records error block on stdout with exit 1 (as the plugin does); other
 // errors go the usual way.
 func recordsAnswer(e *env, ans fmt.Stringer, err error) error {
+	return recordsAnswerBlocksOn(e, e.stdout, ans, err)
+}
+
+// recordsAnswerBlocksOn is recordsAnswer with the error block printed on
+// blocks instead.
+func recordsAnswerBlocksOn(e *env, blocks io.Writer, ans fmt.Stringer, err error) error {
 	var rerr *records.Error
 	if errors.As(err, &rerr) {
-		fmt.Fprint(e.stdout, rerr.Block())
+		fmt.Fprint(blocks, rerr.Block())
 		return cli.Exit("", 1)
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -43,7 +44,7 @@ func runCandidate(c *cli.Context) error {
 	}
 	opts, err := candidateOptions(c)
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("zylos-memory: records candidate: %v", err), 2)
+		return cli.Exit(fmt.Sprintf("zylos-memory: records candidate: error: %v", err), 2)
 	}
 	if opts.Root, err = recordsRoot(c, e, ""); err != nil {
 		return err
@@ -79,24 +80,29 @@ func candidateOptions(c *cli.Context) (recall.CandidateOptions, error) {
 	if opts.LifecycleEvent != "" && !slices.Contains(recall.LifecycleEvents, opts.LifecycleEvent) {
 		return opts, fmt.Errorf("invalid --lifecycle-event %q (choose from %s)", opts.LifecycleEvent, strings.Join(recall.LifecycleEvents, ", "))
 	}
-	file := c.String("new-info-file")
-	switch {
-	case c.IsSet("new-info") == (file != ""):
-		return opts, fmt.Errorf("give exactly one of --new-info and --new-info-file")
+	// --new-info-file takes precedence over --new-info, as in the plugin.
+	switch file := c.String("new-info-file"); {
 	case file != "":
 		text, err := readNewInfo(file)
 		if err != nil {
 			return opts, err
 		}
 		opts.NewInfo = text
+	case !c.IsSet("new-info"):
+		return opts, fmt.Errorf("one of --new-info or --new-info-file is required")
 	}
 	return opts, nil
 }
 
 func readNewInfo(path string) (string, error) {
 	f, err := regfile.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("read --new-info-file: %w", err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("--new-info-file not found: %s", path)
+	case errors.Is(err, fs.ErrPermission):
+		return "", fmt.Errorf("--new-info-file permission denied: %s", path)
+	case err != nil:
+		return "", fmt.Errorf("--new-info-file read error: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxNewInfo+1))

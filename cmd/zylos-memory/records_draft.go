@@ -31,9 +31,10 @@ func init() {
 			ans, err := records.Draft(records.DraftOptions{
 				Root: root, Action: c.String("action"), Category: c.String("category"),
 				InputFile: c.String("input-file"), CandidateFile: c.String("candidate-file"),
-				Now: e.now(), Warn: warnTo(e.stderr),
+				RootArg: c.String("root"), Now: e.now(), Warn: warnTo(e.stderr),
 			})
-			return recordsAnswer(e, ans, err)
+			// The plugin's draft prints its error blocks on stderr.
+			return recordsAnswerBlocksOn(e, e.stderr, ans, err)
 		},
 	})
 }

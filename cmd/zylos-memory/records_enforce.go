@@ -10,10 +10,12 @@ func init() {
 	registerSub("records", &cli.Command{
 		Name:      "enforce",
 		Usage:     "apply the session rolling window: retire the oldest active sessions beyond max_retained",
-		UsageText: "zylos-memory records enforce --category session_summary [--max-retained N] [--root R]",
+		UsageText: "zylos-memory records enforce --category session_summary [--max-retained N] [--max-retire N] [--dry-run] [--root R]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "category", Value: "session_summary", Usage: "session_summary"},
 			&cli.IntFlag{Name: "max-retained", Usage: "window size (default: categories.session_summary.max_retained, 5)"},
+			&cli.IntFlag{Name: "max-retire", Usage: "retire at most N records in this run (default: no cap)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be retired without retiring anything"},
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -21,8 +23,10 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if c.IsSet("max-retained") && c.Int("max-retained") < 1 {
-				return cli.Exit("zylos-memory: records enforce: --max-retained must be at least 1", 2)
+			for _, name := range []string{"max-retained", "max-retire"} {
+				if c.IsSet(name) && c.Int(name) < 1 {
+					return cli.Exit("zylos-memory: records enforce: --"+name+" must be >= 1", 2)
+				}
 			}
 			root, err := recordsRoot(c, e, "")
 			if err != nil {
@@ -30,7 +34,7 @@ func init() {
 			}
 			ans, err := records.Enforce(records.EnforceOptions{
 				Root: root, Category: c.String("category"), MaxRetained: c.Int("max-retained"),
-				Now: e.now(), Warn: warnTo(e.stderr),
+				MaxRetire: c.Int("max-retire"), DryRun: c.Bool("dry-run"), Now: e.now(), Warn: warnTo(e.stderr),
 			})
 			return recordsAnswer(e, ans, err)
 		},

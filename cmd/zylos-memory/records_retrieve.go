@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
 
@@ -42,7 +43,13 @@ func runRetrieve(c *cli.Context) error {
 	if !ok || len(data) > maxHookInput {
 		return nil
 	}
-	root, err := recordsRoot(c, e, "")
+	// Without --root, a session whose cwd holds .claude/memory reads that
+	// store, as the plugin's hook does; otherwise the zylos home's records.
+	explicit := c.String("root")
+	if project, ok := records.ProjectRoot(in.CWD); ok && explicit == "" {
+		explicit = project
+	}
+	root, err := records.ResolveRoot(explicit, "", e.layout.RecordsDir())
 	if err != nil {
 		return nil
 	}

@@ -55,6 +55,7 @@ func runRecordsWrite(c *cli.Context) error {
 	if opts.Root, err = recordsRoot(c, e, opts.Target); err != nil {
 		return err
 	}
+	opts.View = e.recordsView(opts.Root)
 	ans, err := records.Write(opts)
 	return recordsAnswer(e, ans, err)
 }

@@ -27,7 +27,9 @@ func decodeDoc(data []byte) (doc, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a JSON object")
 	}
-	return doc(m), nil
+	d := doc(m)
+	dropNullOptionals(d)
+	return d, nil
 }
 
 func (d doc) str(key string) string {

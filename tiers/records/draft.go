@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
@@ -21,8 +22,12 @@ type DraftOptions struct {
 	Category      string
 	InputFile     string // partial input: title, tags, confidence, related_files, change_summary, content
 	CandidateFile string // update: the record being updated
-	Now           time.Time
-	Warn          func(string)
+	// RootArg is the --root as the caller wrote it, "" when not given.
+	// draft_path is answered under it, as the plugin does, so the caller
+	// can open it from its own directory.
+	RootArg string
+	Now     time.Time
+	Warn    func(string)
 }
 
 // draftInputKeys are the fields a partial input may carry.
@@ -43,9 +48,18 @@ func Draft(o DraftOptions) (Answer, error) {
 	if !ValidCategory(o.Category) {
 		return nil, newError(ErrInput, "field", "--category", "got", quote(o.Category), "fix", "Use a known category")
 	}
+	if o.Action == "update" && o.CandidateFile == "" {
+		return nil, newError(ErrInput, "field", "--candidate-file", "error", "required for update",
+			"fix", "Pass the candidate.path from records candidate")
+	}
 	in, err := readInput(o.InputFile, o.Root)
 	if err != nil {
 		return nil, err
+	}
+	if o.Action == "create" {
+		if err := requireDraftFields(in, "title", "tags", "content"); err != nil {
+			return nil, err
+		}
 	}
 	for k := range in {
 		if !draftInputKeys[k] {
@@ -71,7 +85,40 @@ func Draft(o DraftOptions) (Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Answer{{"status", "ok"}, {"action", o.Action}, {"draft_path", IndexPath(o.Root, path)}}, nil
+	return Answer{{"status", "ok"}, {"action", o.Action}, {"draft_path", o.callerPath(path)}}, nil
+}
+
+// requireDraftFields refuses a create input without the fields a record
+// cannot be assembled without.
+func requireDraftFields(in doc, keys ...string) error {
+	var missing []string
+	for _, k := range keys {
+		if _, ok := in[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return newError(ErrInput, "error", "Missing required fields in input: "+strings.Join(missing, ", "),
+		"fix", "Give title, tags and content (and a change_summary)")
+}
+
+// callerPath names a draft so the caller can open it from its working
+// directory: under --root as written when one was given, else relative
+// to the working directory when the draft lies under it, else absolute.
+func (o DraftOptions) callerPath(abs string) string {
+	if o.RootArg != "" {
+		if rel, err := filepath.Rel(o.Root, abs); err == nil {
+			return filepath.Join(o.RootArg, rel)
+		}
+	}
+	if cwd, err := os.Getwd(); err == nil && within(cwd, abs) {
+		if rel, err := filepath.Rel(cwd, abs); err == nil {
+			return rel
+		}
+	}
+	return abs
 }
 
 func changeSummary(in doc, def string) string {
@@ -98,17 +145,18 @@ func draftCreate(in doc, o DraftOptions) doc {
 }
 
 func draftUpdate(in doc, o DraftOptions) (doc, error) {
-	if o.CandidateFile == "" {
-		return nil, newError(ErrInput, "field", "--candidate-file", "error", "required for update",
-			"fix", "Pass the candidate.path from records candidate")
-	}
+	missing := newError(ErrInput, "target", o.CandidateFile, "error", "Candidate file does not exist",
+		"fix", "Run records candidate again")
 	abs, err := Locate(o.Root, o.CandidateFile)
 	if err != nil {
+		if _, serr := os.Stat(o.CandidateFile); errors.Is(serr, fs.ErrNotExist) {
+			return nil, missing
+		}
 		return nil, newError(ErrPath, "target", o.CandidateFile, "error", err.Error(), "fix", "Use the candidate.path as given")
 	}
 	data, err := regfile.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, newError(ErrRead, "target", o.CandidateFile, "error", "candidate does not exist", "fix", "Run records candidate again")
+		return nil, missing
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read candidate: %w", err)
@@ -138,6 +186,10 @@ func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	}
 	d["content"] = content
 	d["updated_at"] = stamp(o.Now)
+	// The draft shows the count the write will store (write recounts
+	// from the stored record, so the draft's value is only a preview).
+	n, _ := d.number("times_updated")
+	d["times_updated"] = int(n) + 1
 	// Uncapped: the update that writes the draft counts it as new before
 	// the cap drops the oldest entry.
 	d.logChange(Change{Date: stamp(o.Now), Summary: changeSummary(in, "Updated")})

@@ -14,7 +14,9 @@ const WindowReason = "Session rolling window: exceeded max_retained limit"
 type EnforceOptions struct {
 	Root        string
 	Category    string
-	MaxRetained int // 0: categories.<c>.max_retained from the config
+	MaxRetained int  // 0: categories.<c>.max_retained from the config
+	MaxRetire   int  // at most this many retirements in one run; 0: no cap
+	DryRun      bool // report what would be retired, change nothing
 	Now         time.Time
 	Warn        func(string)
 }
@@ -29,18 +31,29 @@ func Enforce(o EnforceOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	lock, err := acquireWriteLock(o.Root, o.Warn)
+	lock, err := AcquireWriteLock(o.Root, o.Warn)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
 	sweepFolders(o.Root, o.Category)
-	res, err := enforceWindow(o.Root, o.MaxRetained, o.Now, o.Warn)
+	res, err := enforceWindow(o.Root, window{max: o.MaxRetained, maxRetire: o.MaxRetire, dryRun: o.DryRun}, o.Now, o.Warn)
 	if err != nil {
 		return nil, err
 	}
-	return Answer{{"category", o.Category}, {"max_retained", res.max}, {"active_count", res.active},
-		{"retired", res.retired}}, nil
+	ans := Answer{{"category", o.Category}, {"max_retained", res.max}, {"active_count", res.active},
+		{"retired", res.retired}}
+	if o.DryRun {
+		ans = append(ans, Field{"dry_run", true})
+	}
+	return ans, nil
+}
+
+// window is one run of the rolling window: its size (0: from the
+// config), the cap on retirements (0: none) and whether it only reports.
+type window struct {
+	max, maxRetire int
+	dryRun         bool
 }
 
 type windowResult struct {
@@ -50,7 +63,8 @@ type windowResult struct {
 
 // enforceWindow retires the oldest active sessions beyond the window.
 // The caller holds the lock.
-func enforceWindow(root string, max int, now time.Time, warn func(string)) (windowResult, error) {
+func enforceWindow(root string, win window, now time.Time, warn func(string)) (windowResult, error) {
+	max := win.max
 	if max <= 0 {
 		max = configOrDefault(root, warn).MaxRetained("session_summary")
 	}
@@ -61,14 +75,21 @@ func enforceWindow(root string, max int, now time.Time, warn func(string)) (wind
 	}
 	sortOldestFirst(sessions)
 	excess := len(sessions) - max
-	for i := 0; i < excess; i++ {
+	retire := excess
+	if win.maxRetire > 0 {
+		retire = min(retire, win.maxRetire)
+	}
+	for i := 0; i < retire; i++ {
+		shown := IndexPath(root, sessions[i].Abs)
 		if note := uniqueContent(sessions[i], sessions[excess:]); note != "" {
-			warn(fmt.Sprintf("[WARN] retiring %s: %s (kept for the grace period)", IndexPath(root, sessions[i].Abs), note))
+			warn(fmt.Sprintf("[WARN] retiring %s: %s (kept for the grace period)", shown, note))
 		}
-		if err := retireForWindow(root, sessions[i].Abs, now, warn); err != nil {
+		if win.dryRun {
+			warn(fmt.Sprintf("[ROLLING_WINDOW] Would retire: %s (created: %s)", shown, sessions[i].Record.CreatedAt))
+		} else if err := retireForWindow(root, sessions[i].Abs, now, warn); err != nil {
 			return res, err
 		}
-		res.retired = append(res.retired, IndexPath(root, sessions[i].Abs))
+		res.retired = append(res.retired, shown)
 	}
 	res.active = len(sessions) - len(res.retired)
 	return res, nil

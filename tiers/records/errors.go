@@ -14,7 +14,8 @@ const (
 	ErrResurrection = "ANTI_RESURRECTION_ERROR"
 	ErrCreate       = "CREATE_ERROR"
 	ErrUpdate       = "UPDATE_ERROR"
-	ErrDelete       = "DELETE_ERROR"
+	ErrDelete       = "DELETE_ERROR" // --action delete
+	ErrRetire       = "RETIRE_ERROR" // --action retire
 	ErrArchive      = "ARCHIVE_ERROR"
 	ErrUnarchive    = "UNARCHIVE_ERROR"
 	ErrRestore      = "RESTORE_ERROR"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -13,7 +14,7 @@ import (
 // index is rebuilt in the same lock, so it never points at a purged file.
 func GarbageCollect(root string, now time.Time, out io.Writer, warn func(string)) error {
 	cfg := configOrDefault(root, warn)
-	lock, err := acquireWriteLock(root, warn)
+	lock, err := AcquireWriteLock(root, warn)
 	if err != nil {
 		return err
 	}
@@ -24,37 +25,60 @@ func GarbageCollect(root string, now time.Time, out io.Writer, warn func(string)
 		return err
 	}
 	grace := time.Duration(cfg.GracePeriodDays) * 24 * time.Hour
-	done := 0
+	var done, problems []string
 	for _, s := range recs {
 		if s.Record.Status() != StatusRetired {
 			continue
 		}
 		shown := IndexPath(root, s.Abs)
+		if s.Record.RetiredAt == "" {
+			problems = append(problems, "SKIP "+shown+": missing retired_at timestamp")
+			continue
+		}
 		at, err := parseStamp(s.Record.RetiredAt)
 		if err != nil {
-			fmt.Fprintf(out, "SKIP %s: invalid or missing retired_at %q\n", shown, s.Record.RetiredAt)
+			problems = append(problems, "SKIP "+shown+": invalid retired_at timestamp")
 			continue
 		}
 		if now.Sub(at) < grace {
 			continue
 		}
 		if err := collect(root, s, cfg.ArchiveRetired, now); err != nil {
-			fmt.Fprintf(out, "ERROR %s: %v\n", shown, err)
+			problems = append(problems, fmt.Sprintf("ERROR %s: %v", shown, err))
 			continue
 		}
 		verb := "DELETED"
 		if cfg.ArchiveRetired {
 			verb = "ARCHIVED"
 		}
-		fmt.Fprintf(out, "%s %s (retired %s)\n", verb, shown, s.Record.RetiredAt)
-		done++
+		done = append(done, fmt.Sprintf("%s %s (retired %d days ago)", verb, shown, int(now.Sub(at).Hours()/24)))
 	}
 	n, err := RebuildIndex(root, warn)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "Garbage collected %d record(s) past the %d-day grace period; index.md rebuilt with %d entries\n",
-		done, cfg.GracePeriodDays, n)
+	// The plugin's report, with the archiving said in so many words: a
+	// plugin user expects DELETED and must see why the file is still there.
+	fmt.Fprintf(out, "Garbage Collection (grace period: %d days)\n%s\n", cfg.GracePeriodDays, strings.Repeat("=", 50))
+	switch {
+	case len(done) == 0:
+		fmt.Fprintln(out, "\nNo retired memories past grace period.")
+	case cfg.ArchiveRetired:
+		fmt.Fprintf(out, "\nArchived %d file(s) instead of deleting them (delete.archive_retired is true; "+
+			"set it to false to delete):\n", len(done))
+	default:
+		fmt.Fprintf(out, "\nDeleted %d file(s):\n", len(done))
+	}
+	for _, line := range done {
+		fmt.Fprintf(out, "  %s\n", line)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(out, "\nWarnings/errors (%d):\n", len(problems))
+		for _, line := range problems {
+			fmt.Fprintf(out, "  %s\n", line)
+		}
+	}
+	fmt.Fprintf(out, "\nindex.md rebuilt with %d entries.\n", n)
 	return nil
 }
 
@@ -63,16 +87,14 @@ func collect(root string, s Scanned, archive bool, now time.Time) error {
 		return os.Remove(s.Abs)
 	}
 	w := &writer{
-		WriteOptions: WriteOptions{Root: root, Now: now},
+		WriteOptions: WriteOptions{Root: root, Now: now, Reason: "Garbage collected after the retirement grace period"},
 		t:            target{abs: s.Abs, category: s.Record.Category, shown: IndexPath(root, s.Abs)},
 	}
 	_, d, err := w.readStored()
 	if err != nil {
 		return err
 	}
-	d["record_status"], d["archived_at"], d["updated_at"] = StatusArchived, stamp(now), stamp(now)
-	d["archived_reason"] = "Garbage collected after the retirement grace period"
-	d.appendChange(Change{Date: stamp(now), Summary: "Archived by garbage collection"})
+	w.settle(d, StatusArchived, StatusRetired, "Archived")
 	data, err := d.bytes()
 	if err != nil {
 		return err

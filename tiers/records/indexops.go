@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +31,13 @@ func IndexRebuild(root string, out io.Writer, warn func(string)) error {
 	}
 	if err := clearPending(root); err != nil {
 		return err
+	}
+	if n == 0 {
+		// Unlike the plugin, which leaves index.md as it was, the empty
+		// index is still written: a store whose last record was retired
+		// must not keep offering it.
+		fmt.Fprintln(out, "No active memory files found. Rebuilt index.md with 0 entries")
+		return nil
 	}
 	fmt.Fprintf(out, "Rebuilt index.md with %d entries\n", n)
 	return nil
@@ -128,27 +137,78 @@ func IndexQuery(root, keyword string, out io.Writer) error {
 }
 
 // IndexHealth prints the store's statistics and whether it needs
-// attention; healthy is false when it does.
+// attention, in the plugin's report format (config problems added);
+// healthy is false when it needs attention.
 func IndexHealth(root string, now time.Time, out io.Writer, warn func(string)) (healthy bool, err error) {
 	recs, err := Scan(root, false, warn)
 	if err != nil {
 		return false, err
 	}
-	counts := map[string]map[string]int{}
-	var heavy, recent []string
+	type heavyRec struct {
+		times int
+		line  string
+	}
+	active := map[string]int{}
+	byStatus := map[string]int{}
+	var heavy []heavyRec
+	var recent []string
 	for _, s := range recs {
-		if counts[s.Record.Category] == nil {
-			counts[s.Record.Category] = map[string]int{}
+		r := s.Record
+		byStatus[r.Status()]++
+		if r.Status() == StatusActive {
+			active[Display(r.Category)]++
 		}
-		counts[s.Record.Category][s.Record.Status()]++
-		if s.Record.TimesUpdated > 5 {
-			heavy = append(heavy, fmt.Sprintf("%s (%d updates)", IndexPath(root, s.Abs), s.Record.TimesUpdated))
+		if r.TimesUpdated > 5 {
+			heavy = append(heavy, heavyRec{r.TimesUpdated, fmt.Sprintf("[%s] %s (updated %d times)", Display(r.Category), r.Title, r.TimesUpdated)})
 		}
-		if at, err := parseStamp(s.Record.RetiredAt); err == nil && s.Record.Status() == StatusRetired && now.Sub(at) <= 7*24*time.Hour {
-			recent = append(recent, fmt.Sprintf("%s (retired %s)", IndexPath(root, s.Abs), s.Record.RetiredAt))
+		if at, err := parseStamp(r.RetiredAt); err == nil && r.Status() == StatusRetired && now.Sub(at) <= 7*24*time.Hour {
+			recent = append(recent, fmt.Sprintf("[%s] %s (%d day(s) ago)", Display(r.Category), r.Title, int(now.Sub(at).Hours()/24)))
 		}
 	}
+	fmt.Fprintf(out, "Memory Health Report\n%s\n", strings.Repeat("=", 50))
+	fmt.Fprintln(out, "\n--- Entries by Category ---")
+	if len(active) == 0 {
+		fmt.Fprintln(out, "  No active memories found.")
+	} else {
+		for _, c := range slices.Sorted(maps.Keys(active)) {
+			fmt.Fprintf(out, "  %s: %d\n", c, active[c])
+		}
+		fmt.Fprintf(out, "  TOTAL (active): %d\n", byStatus[StatusActive])
+	}
+	if n := byStatus[StatusRetired]; n > 0 {
+		fmt.Fprintf(out, "  Retired: %d\n", n)
+	}
+	if n := byStatus[StatusArchived]; n > 0 {
+		fmt.Fprintf(out, "  Archived: %d\n", n)
+	}
+	sort.SliceStable(heavy, func(i, j int) bool { return heavy[i].times > heavy[j].times })
+	heavyLines := make([]string, len(heavy))
+	for i, h := range heavy {
+		heavyLines[i] = h.line
+	}
+	section(out, "Heavily Updated (times_updated > 5)", heavyLines)
+	section(out, "Recent Retirements (last 7 days)", recent)
+
 	var issues []string
+	fmt.Fprintln(out, "\n--- Index Sync Status ---")
+	d, derr := IndexDrift(root, nil)
+	switch {
+	case errors.Is(derr, ErrNoIndex):
+		fmt.Fprintln(out, "  WARNING: index.md does not exist!")
+		issues = append(issues, "Index out of sync or missing")
+	case derr != nil:
+		return false, derr
+	case len(d.Missing)+len(d.Stale) == 0:
+		fmt.Fprintf(out, "  Index is in sync (%d entries).\n", byStatus[StatusActive])
+	default:
+		listUnder(out, "FILES MISSING FROM INDEX", "+", d.Missing)
+		listUnder(out, "STALE INDEX ENTRIES", "-", d.Stale)
+		fmt.Fprintln(out, "  Run --rebuild to fix.")
+		issues = append(issues, "Index out of sync or missing")
+	}
+	if len(heavy) > 0 {
+		issues = append(issues, fmt.Sprintf("%d heavily-updated memories (consider reviewing)", len(heavy)))
+	}
 	if cfg, err := LoadConfig(root); err != nil {
 		issues = append(issues, err.Error())
 	} else {
@@ -156,53 +216,34 @@ func IndexHealth(root string, now time.Time, out io.Writer, warn func(string)) (
 			issues = append(issues, ConfigFile+": "+p)
 		}
 	}
-	fmt.Fprintln(out, "## Entries by Category")
-	total := map[string]int{}
-	for _, c := range Categories {
-		n := counts[c]
-		fmt.Fprintf(out, "  %-16s active=%d retired=%d archived=%d\n", Display(c), n[StatusActive], n[StatusRetired], n[StatusArchived])
-		for k, v := range n {
-			total[k] += v
-		}
-	}
-	sort.Strings(heavy)
-	sort.Strings(recent)
-	section(out, "Heavily Updated (times_updated > 5)", heavy)
-	section(out, "Recent Retirements (last 7 days)", recent)
-	fmt.Fprintln(out, "\n## Index Sync Status")
-	d, derr := IndexDrift(root, nil)
-	switch {
-	case errors.Is(derr, ErrNoIndex):
-		fmt.Fprintln(out, "  index.md missing")
-		issues = append(issues, "index.md missing (run --rebuild)")
-	case derr != nil:
-		return false, derr
-	case len(d.Missing)+len(d.Stale) == 0:
-		fmt.Fprintln(out, "  in sync")
-	default:
-		fmt.Fprintf(out, "  %d missing from index, %d stale in index\n", len(d.Missing), len(d.Stale))
-		issues = append(issues, "index out of sync (run --rebuild)")
-	}
-	fmt.Fprintln(out, "\n## Summary")
-	fmt.Fprintf(out, "  total=%d active=%d retired=%d archived=%d\n",
-		total[StatusActive]+total[StatusRetired]+total[StatusArchived], total[StatusActive], total[StatusRetired], total[StatusArchived])
+	fmt.Fprintln(out, "\n--- Summary ---")
 	if len(issues) == 0 {
 		fmt.Fprintln(out, "  Health: GOOD")
 		return true, nil
 	}
 	fmt.Fprintln(out, "  Health: NEEDS ATTENTION")
 	for _, is := range issues {
-		fmt.Fprintf(out, "  - %s\n", is)
+		fmt.Fprintf(out, "    - %s\n", is)
 	}
 	return false, nil
 }
 
-func section(out io.Writer, title string, items []string) {
-	fmt.Fprintf(out, "\n## %s\n", title)
+func listUnder(out io.Writer, title, mark string, items []string) {
 	if len(items) == 0 {
-		fmt.Fprintln(out, "  (none)")
+		return
+	}
+	fmt.Fprintf(out, "  %s (%d):\n", title, len(items))
+	for _, it := range items {
+		fmt.Fprintf(out, "    %s %s\n", mark, it)
+	}
+}
+
+func section(out io.Writer, title string, items []string) {
+	fmt.Fprintf(out, "\n--- %s ---\n", title)
+	if len(items) == 0 {
+		fmt.Fprintln(out, "  None.")
 	}
 	for _, it := range items {
-		fmt.Fprintf(out, "  - %s\n", it)
+		fmt.Fprintf(out, "  %s\n", it)
 	}
 }

@@ -34,15 +34,28 @@ func CheckInputPath(p, root string) (string, error) {
 			return refuse("path contains '..'")
 		}
 	}
-	real, err := filepath.EvalSymlinks(inputAbs(p, root))
+	// Where the path points is checked before whether it exists, so a
+	// path outside the allowed places is a SECURITY_ERROR either way.
+	abs := inputAbs(p, root)
+	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		if dir, derr := filepath.EvalSymlinks(filepath.Dir(abs)); derr == nil {
+			abs = filepath.Join(dir, filepath.Base(abs))
+		}
+		if !allowedInput(abs, root) {
+			return refuse(notAllowed)
+		}
 		return "", newError(ErrInput, "input", p, "error", "cannot read input file", "fix", "Write the input file first")
 	}
-	if inPendingDir(real) || inStaging(real, root) {
+	if allowedInput(real, root) {
 		return real, nil
 	}
-	return refuse("input files are accepted only from /tmp/" + pendingPrefix + "*.json and " + StagingDir + "/")
+	return refuse(notAllowed)
 }
+
+const notAllowed = "input files are accepted only from /tmp/" + pendingPrefix + "*.json and " + StagingDir + "/"
+
+func allowedInput(real, root string) bool { return inPendingDir(real) || inStaging(real, root) }
 
 // inputAbs reads a relative input path from the working directory, or
 // from Base(root) when it is not there, the way targets are read (so
@@ -96,6 +109,20 @@ func readInput(p, root string) (doc, error) {
 			"fix", "Write one well-formed JSON object")
 	}
 	return d, nil
+}
+
+// nullableFields are the optional fields the plugin's model types as
+// Optional (and the schema allows as null): null reads as not given, in an
+// input as in a stored record.
+var nullableFields = []string{"related_files", "confidence", "changes",
+	"retired_at", "retired_reason", "archived_at", "archived_reason"}
+
+func dropNullOptionals(d doc) {
+	for _, k := range nullableFields {
+		if v, ok := d[k]; ok && v == nil {
+			delete(d, k)
+		}
+	}
 }
 
 // removePending deletes a consumed /tmp input file, as the plugin does;

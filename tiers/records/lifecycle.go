@@ -44,8 +44,21 @@ func (w *writer) lifecycle() (Answer, error) {
 	return ans, w.store(d, out, "")
 }
 
+// errKind names an action's error block. The soft delete answers in the
+// spelling the caller used: DELETE_ERROR for --action delete (seed 003),
+// RETIRE_ERROR for --action retire (the plugin's current name).
 func (w *writer) errKind() string {
-	return map[string]string{"retire": ErrDelete, "archive": ErrArchive, "unarchive": ErrUnarchive, "restore": ErrRestore}[w.Action]
+	if w.Action == "retire" && w.spelledDelete {
+		return ErrDelete
+	}
+	return map[string]string{"retire": ErrRetire, "archive": ErrArchive, "unarchive": ErrUnarchive, "restore": ErrRestore}[w.Action]
+}
+
+// wrongStatus is the block for a lifecycle action refused by the record's
+// current status, worded as the plugin words it ("Only active memories
+// can be archived.") so callers that parse it keep working.
+func (w *writer) wrongStatus(d doc, why, fix string) error {
+	return newError(w.errKind(), "target", w.t.shown, "record_status", d.status(), "error", why, "fix", fix)
 }
 
 func (w *writer) reason(def string) string {
@@ -60,8 +73,7 @@ func (w *writer) retire(d doc) (Answer, error) {
 	case StatusRetired:
 		return Answer{{"status", "already_retired"}, {"target", w.t.shown}}, nil
 	case StatusArchived:
-		return nil, newError(ErrDelete, "target", w.t.shown, "error", "record is archived; must unarchive before retiring",
-			"fix", "Run --action unarchive first")
+		return nil, w.wrongStatus(d, "Archived memories must be unarchived before retiring.", "Run --action unarchive first")
 	}
 	return w.settle(d, StatusRetired, StatusArchived, "Retired"), nil
 }
@@ -71,8 +83,7 @@ func (w *writer) archive(d doc) (Answer, error) {
 	case StatusArchived:
 		return Answer{{"status", "already_archived"}, {"target", w.t.shown}}, nil
 	case StatusRetired:
-		return nil, newError(ErrArchive, "target", w.t.shown, "error", "only active records can be archived (this one is retired)",
-			"fix", "Run --action restore first")
+		return nil, w.wrongStatus(d, "Only active memories can be archived.", "Run --action restore first")
 	}
 	return w.settle(d, StatusArchived, StatusRetired, "Archived"), nil
 }
@@ -82,10 +93,11 @@ func (w *writer) archive(d doc) (Answer, error) {
 // the other end state, so a record never carries both.
 func (w *writer) settle(d doc, status, other, verb string) Answer {
 	reason := w.reason("No reason provided")
+	was := d.status()
 	d["record_status"], d[status+"_at"], d[status+"_reason"], d["updated_at"] = status, w.now(), reason, w.now()
 	delete(d, other+"_at")
 	delete(d, other+"_reason")
-	d.appendChange(Change{Date: w.now(), Summary: verb + ": " + reason})
+	d.appendChange(statusChange(w.now(), verb+": "+reason, was, status))
 	return Answer{{"status", status}, {"target", w.t.shown}, {"reason", reason}}
 }
 
@@ -95,14 +107,13 @@ func (w *writer) reactivate(d doc, from, summary, answer string) Answer {
 	d["record_status"], d["updated_at"] = StatusActive, w.now()
 	delete(d, from+"_at")
 	delete(d, from+"_reason")
-	d.appendChange(Change{Date: w.now(), Summary: summary})
+	d.appendChange(statusChange(w.now(), summary, from, StatusActive))
 	return Answer{{"status", answer}, {"target", w.t.shown}}
 }
 
 func (w *writer) unarchive(d doc) (Answer, error) {
 	if d.status() != StatusArchived {
-		return nil, newError(ErrUnarchive, "target", w.t.shown, "error", "only archived records can be unarchived (this one is "+d.status()+")",
-			"fix", "Nothing to do, or use --action restore for a retired record")
+		return nil, w.wrongStatus(d, "Only archived memories can be unarchived.", "Nothing to do, or use --action restore for a retired record")
 	}
 	return w.reactivate(d, StatusArchived, "Unarchived", "unarchived"), nil
 }
@@ -111,8 +122,7 @@ func (w *writer) unarchive(d doc) (Answer, error) {
 // (delete.grace_period_days) has not run out.
 func (w *writer) restore(d doc) (Answer, error) {
 	if d.status() != StatusRetired {
-		return nil, newError(ErrRestore, "target", w.t.shown, "error", "only retired records can be restored (this one is "+d.status()+")",
-			"fix", "Use --action unarchive for an archived record")
+		return nil, w.wrongStatus(d, "Only retired memories can be restored.", "Use --action unarchive for an archived record")
 	}
 	cfg := configOrDefault(w.Root, w.Warn)
 	grace := time.Duration(cfg.GracePeriodDays) * 24 * time.Hour
@@ -122,4 +132,10 @@ func (w *writer) restore(d doc) (Answer, error) {
 			"fix", "Create a new record instead")
 	}
 	return w.reactivate(d, StatusRetired, "Restored from retirement", "restored"), nil
+}
+
+// statusChange is the changes[] entry of a lifecycle move: it names the
+// field it moved (record_status) with the old and new value.
+func statusChange(date, summary, from, to string) Change {
+	return Change{Date: date, Summary: summary, Field: "record_status", OldValue: from, NewValue: to}
 }

@@ -72,9 +72,10 @@ func repairPending(root string, warn func(string)) error {
 	return clearPending(root)
 }
 
-// acquireWriteLock takes root's lock and first repairs what an
-// interrupted write left: every writer goes through it.
-func acquireWriteLock(root string, warn func(string)) (*Lock, error) {
+// AcquireWriteLock takes root's lock and first repairs what an
+// interrupted write left: every writer goes through it (callers that then
+// write with WriteOptions.Locked too).
+func AcquireWriteLock(root string, warn func(string)) (*Lock, error) {
 	lock, err := AcquireLock(root)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func repairIfPending(root string, warn func(string)) error {
 	if _, err := os.Stat(filepath.Join(root, PendingFile)); err != nil {
 		return nil
 	}
-	lock, err := acquireWriteLock(root, warn)
+	lock, err := AcquireWriteLock(root, warn)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,20 @@ func ResolveRoot(explicit, target, def string) (string, error) {
 	return abs, nil
 }
 
+// ProjectRoot is the plugin-style root of a project directory,
+// <dir>/.claude/memory, when that directory exists: hooks that are told
+// the session's cwd look there, as the plugin does.
+func ProjectRoot(dir string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	root := filepath.Join(dir, pluginMarker[0], pluginMarker[1])
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return root, true
+}
+
 // markedRoot returns the prefix of target ending in .claude/memory.
 func markedRoot(target string) (string, bool) {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(target)), "/")

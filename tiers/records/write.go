@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,6 +25,31 @@ type WriteOptions struct {
 	Reason   string
 	Now      time.Time
 	Warn     func(string) // stderr notes: auto-fixes, warnings
+
+	// Doc is the input of create and update given directly, instead of
+	// the Input file (for callers inside the binary, such as ingest).
+	Doc map[string]any
+	// Locked says the caller holds the root's lock already.
+	Locked bool
+	// KeepID keeps the record's id (and file) through a retitle.
+	KeepID bool
+	// View, when set, is kept in step with the write under the lock.
+	View View
+}
+
+// A View is a second form of the records kept in step with them under
+// the root's lock (the markdown reference tier of a zylos home). Write
+// calls Sync once it holds the lock, before it reads the target, so the
+// view's own edits are taken in first; and Render before each record
+// file is stored, so a crash between the two leaves a view that is
+// ahead, which the next Sync reads back.
+type View interface {
+	Sync() error
+	// Render shows rec (its id after the write; renamedFrom is the old
+	// id after a rename, else "") in the view. It answers the view file
+	// that holds it, as a path relative to the root's Base, or "" when
+	// the record has no view; the file is then listed in related_files.
+	Render(rec *Record, renamedFrom string) (string, error)
 }
 
 // Actions lists the accepted --action values.
@@ -41,7 +67,8 @@ func Write(o WriteOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	if o.Action == "delete" {
+	spelledDelete := o.Action == "delete"
+	if spelledDelete {
 		o.Action = "retire"
 	}
 	t, err := resolveTarget(o)
@@ -49,18 +76,29 @@ func Write(o WriteOptions) (Answer, error) {
 		return nil, err
 	}
 	var input doc
-	if o.Action == "create" || o.Action == "update" {
+	switch {
+	case o.Action != "create" && o.Action != "update":
+	case o.Doc != nil:
+		input = doc(o.Doc)
+	default:
 		if input, err = readInput(o.Input, o.Root); err != nil {
 			return nil, err
 		}
 	}
-	lock, err := acquireWriteLock(o.Root, o.Warn)
-	if err != nil {
-		return nil, err
+	if !o.Locked {
+		lock, err := AcquireWriteLock(o.Root, o.Warn)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
 	}
-	defer lock.Release()
 	atomicfile.Sweep(o.Root, filepath.Dir(t.abs))
-	w := &writer{WriteOptions: o, t: t}
+	if o.View != nil {
+		if err := o.View.Sync(); err != nil {
+			return nil, err
+		}
+	}
+	w := &writer{WriteOptions: o, t: t, spelledDelete: spelledDelete}
 	var ans Answer
 	switch o.Action {
 	case "create":
@@ -109,7 +147,8 @@ func resolveTarget(o WriteOptions) (target, error) {
 // writer carries one write operation's state under the lock.
 type writer struct {
 	WriteOptions
-	t target
+	t             target
+	spelledDelete bool // the caller said delete, not retire
 }
 
 func (w *writer) now() string { return stamp(w.Now) }
@@ -155,7 +194,7 @@ func (w *writer) create(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.t.category == "session_summary" {
-		if _, err := enforceWindow(w.Root, 0, w.Now, w.Warn); err != nil {
+		if _, err := enforceWindow(w.Root, window{}, w.Now, w.Warn); err != nil {
 			w.Warn("[WARN] rolling window not enforced: " + err.Error())
 		}
 	}
@@ -196,7 +235,7 @@ func (w *writer) update(d doc) (Answer, error) {
 		return nil, err
 	}
 	if w.Hash == "" {
-		w.Warn("[WARN] update without --hash: no concurrency check")
+		w.Warn("WARNING: --hash not provided for update. OCC protection disabled.")
 	} else if err := w.checkHash(data); err != nil {
 		return nil, err
 	}
@@ -246,7 +285,7 @@ func inheritMissing(old, d doc) {
 // more than half its words and the new slug is free. It returns the old
 // path when it did.
 func (w *writer) maybeRename(old, d doc) string {
-	if titleChange(old.str("title"), d.str("title")) <= 0.5 {
+	if w.KeepID || titleChange(old.str("title"), d.str("title")) <= 0.5 {
 		return ""
 	}
 	slug := Slugify(d.str("title"))
@@ -282,6 +321,12 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if err := os.MkdirAll(filepath.Dir(w.t.abs), 0o755); err != nil {
 		return fmt.Errorf("create category folder: %w", err)
 	}
+	if w.View != nil {
+		var err error
+		if data, err = w.render(d, data, renamedFrom); err != nil {
+			return err
+		}
+	}
 	marked := []string{w.t.abs}
 	if renamedFrom != "" {
 		marked = append(marked, renamedFrom)
@@ -315,4 +360,26 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 		}
 	}
 	return clearPending(w.Root)
+}
+
+// render shows d in the view and lists the view file in related_files,
+// answering the bytes to store.
+func (w *writer) render(d doc, data []byte, renamedFrom string) ([]byte, error) {
+	rec, err := ParseRecord(data)
+	if err != nil {
+		return nil, fmt.Errorf("render record: %w", err)
+	}
+	oldID := ""
+	if renamedFrom != "" {
+		oldID = strings.TrimSuffix(filepath.Base(renamedFrom), ".json")
+	}
+	file, err := w.View.Render(rec, oldID)
+	if err != nil {
+		return nil, fmt.Errorf("render record: %w", err)
+	}
+	if file == "" || slices.Contains(d.strings("related_files"), file) {
+		return data, nil
+	}
+	d["related_files"] = append(d.list("related_files"), file)
+	return d.bytes()
 }

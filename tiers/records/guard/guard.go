@@ -57,7 +57,7 @@ func Guard(path, cwd string, opts Options) *PreToolUse {
 		category = records.CategoryOfFolder(folder)
 	}
 	return deny(fmt.Sprintf("Direct writes to the memory records directory are blocked (%s). "+
-		"Save the record through records write: write its JSON to %s (allowed), then run "+
+		"Save the record through records write (it replaces the plugin's memory_write.py): write its JSON to %s (allowed), then run "+
 		"`%s records write --action create --category %s --target %s --input %s` "+
 		"(to change an existing record: --action update --hash <md5 of the file as read>).",
 		t.Path, staged, opts.command(), category, t.Path, staged))

@@ -2,7 +2,9 @@ package recall
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,3 +51,42 @@ func toInt(v any) (int, error) {
 	}
 	return 0, fmt.Errorf("not a number")
 }
+
+// descriptionsAttr is the descriptions="..." attribute of the
+// <memory-context> tag, as the plugin writes it: each category's
+// categories.<c>.description from the config, "key=text" joined by "; "
+// in key order, or "" when no category has one.
+func descriptionsAttr(root string) string {
+	cfg, err := records.LoadConfig(root)
+	if err != nil {
+		return ""
+	}
+	raw, _ := cfg.Raw["categories"].(map[string]any)
+	cats := map[string]any{}
+	for key, c := range raw {
+		cats[strings.ToLower(key)] = c
+	}
+	var parts []string
+	for _, key := range slices.Sorted(maps.Keys(cats)) {
+		c, _ := cats[key].(map[string]any)
+		desc, _ := c["description"].(string)
+		safeKey := strings.Map(func(r rune) rune {
+			if r == '_' || (r >= 'a' && r <= 'z') {
+				return r
+			}
+			return -1
+		}, key)
+		if desc == "" || safeKey == "" {
+			continue
+		}
+		text := strings.ReplaceAll(injectSafe(records.Truncate(desc, maxDescription)), `"`, "&quot;")
+		parts = append(parts, safeKey+"="+text)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ` descriptions="` + strings.Join(parts, "; ") + `"`
+}
+
+// maxDescription is how much of a category description is read.
+const maxDescription = 500

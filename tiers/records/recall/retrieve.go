@@ -105,7 +105,11 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if len(ranked) == 0 {
 		return "", nil
 	}
-	return formatContext(opts.Root, ranked), nil
+	attrs := ""
+	if isDir(opts.Root) {
+		attrs = descriptionsAttr(opts.Root)
+	}
+	return formatContext(opts.Root, attrs, ranked), nil
 }
 
 // recordHits are the index entries that match the query, scored, in
@@ -146,11 +150,12 @@ func indexHits(root, text string, q query, best int) []Hit {
 
 // formatContext renders the block the hook prints. Titles, tags and paths
 // are sanitized again here: the index is a file anyone can edit. Lines
-// that would take the block past MaxContextBytes are left out.
-func formatContext(root string, hits []Hit) string {
+// that would take the block past MaxContextBytes are left out. attrs are
+// further attributes of the opening tag (the category descriptions).
+func formatContext(root, attrs string, hits []Hit) string {
 	const closing = "</memory-context>\n"
 	var b strings.Builder
-	fmt.Fprintf(&b, "<memory-context source=\"%s/\">\n", injectSafePath(citePath(records.Base(root), root)))
+	fmt.Fprintf(&b, "<memory-context source=\"%s/\"%s>\n", injectSafePath(citePath(records.Base(root), root)), attrs)
 	for _, h := range hits {
 		line := contextLine(h)
 		if b.Len()+len(line)+len(closing) > MaxContextBytes {

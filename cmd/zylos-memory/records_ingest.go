@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/bridge"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+func init() {
+	registerSub("records", &cli.Command{
+		Name:      "ingest",
+		Usage:     "take hand edits of memory/reference/*.md into the records (create, update, retire)",
+		UsageText: "zylos-memory records ingest [--dry-run] [--json]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change; change nothing"},
+			&cli.BoolFlag{Name: "json", Usage: "answer {\"dry_run\",\"changes\",\"problems\"} as JSON"},
+		},
+		Action: runRecordsIngest,
+	})
+}
+
+func runRecordsIngest(c *cli.Context) error {
+	e, err := envFrom(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return cli.Exit(fmt.Sprintf("zylos-memory: records ingest: unexpected argument %q", c.Args().First()), 2)
+	}
+	if fi, err := os.Stat(e.layout.MemoryDir()); err != nil || !fi.IsDir() {
+		return cli.Exit("zylos-memory: records ingest: no memory directory at "+e.layout.MemoryDir()+" (run zylos-memory init)", 1)
+	}
+	rep, err := bridge.Ingest(e.home(), c.Bool("dry-run"))
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		if rep.Changes == nil {
+			rep.Changes = []bridge.Change{}
+		}
+		if rep.Problems == nil {
+			rep.Problems = []bridge.Problem{}
+		}
+		out, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, string(out))
+	} else {
+		printIngest(e, rep)
+	}
+	if len(rep.Problems) > 0 {
+		return cli.Exit("", 1)
+	}
+	return nil
+}
+
+// printIngest prints one line per change on stdout (prefixed "would" in a
+// dry run), or that nothing changed, and one line per problem on stderr.
+func printIngest(e *env, rep bridge.Report) {
+	prefix := ""
+	if rep.DryRun {
+		prefix = "would have "
+	}
+	for _, ch := range rep.Changes {
+		fmt.Fprintln(e.stdout, prefix+ch.String())
+	}
+	if len(rep.Changes) == 0 {
+		fmt.Fprintln(e.stdout, "Nothing to ingest: the reference tier and the records agree.")
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.stderr, "zylos-memory: records ingest: "+p.String())
+	}
+}
+
+// home is the bridge over this env's home.
+func (e *env) home() bridge.Home {
+	return bridge.Home{Layout: e.layout, Now: e.now(), Warn: warnTo(e.stderr)}
+}
+
+// recordsView is the markdown view records write keeps in step: only the
+// home's own records root has one, and only once its reference tier
+// exists. A plugin-style root (.claude/memory, --root elsewhere) stays a
+// standalone store.
+func (e *env) recordsView(root string) records.View {
+	if root != e.layout.RecordsDir() {
+		return nil
+	}
+	if fi, err := os.Stat(e.layout.ReferenceDir()); err != nil || !fi.IsDir() {
+		return nil
+	}
+	return e.home().View()
+}

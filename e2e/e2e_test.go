@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+func TestMain(m *testing.M) { os.Exit(testutil.Main(m)) }
+
+// clientEnv names the Claude Code CLI the test runs (`make e2e` installs it).
+const clientEnv = "CLAUDE_CODE_BIN"
+
+func client(t *testing.T) string {
+	bin := os.Getenv(clientEnv)
+	if bin == "" {
+		t.Skipf("%s is not set: the Claude Code CLI is not installed; run `make e2e` to install it and run this test", clientEnv)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skipf("%s=%s: %v", clientEnv, bin, err)
+	}
+	return bin
+}
+
+// home is a zylos home made by init, with core memory, a decisions log and
+// 31 unsummarized conversations (one over the sync threshold).
+func home(t *testing.T) (zylos, userHome string) {
+	userHome = t.TempDir()
+	zylos = filepath.Join(userHome, "zylos")
+	c4fixture.Create(t, filepath.Join(zylos, "comm-bridge", "c4.db"), 31, 0)
+	if res := (testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}}).Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %+v", res)
+	}
+	write(t, filepath.Join(zylos, "memory", "core.md"), "# Core\n\nThe owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\n")
+	write(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
+		"### [2026-03-01] Use SQLite for the conversation log\n- **Decision:** SQLite database with WAL\n"+
+		"- **Context:** embedded database, no server\n- **Status:** active\n")
+	return zylos, userHome
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runClient runs one non-interactive Claude Code session in the home
+// against the stand-in and returns its output and debug log.
+func runClient(t *testing.T, bin, zylos, userHome, url, prompt string) (out string, took time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-p", prompt, "--output-format", "json", "--debug",
+		"--allowedTools", "Read,Write,Edit,Bash")
+	cmd.Dir = zylos
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + userHome,
+		"TZ=UTC",
+		"ANTHROPIC_BASE_URL=" + url,
+		"ANTHROPIC_API_KEY=sk-ant-stand-in-key",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1",
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	took = time.Since(start)
+	if err != nil {
+		t.Fatalf("claude: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), tail(stderr.String(), 4000))
+	}
+	debug := stderr.String()
+	logs, _ := filepath.Glob(filepath.Join(userHome, ".claude", "debug", "*"))
+	for _, l := range logs {
+		if data, err := os.ReadFile(l); err == nil {
+			debug += string(data)
+		}
+	}
+	reportHookTimes(t, debug)
+	return stdout.String(), took
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// reported holds the debug lines already logged: a later session reads
+// the earlier sessions' debug files too.
+var reported = map[string]bool{}
+
+// reportHookTimes logs what the client's debug output says about our hooks.
+func reportHookTimes(t *testing.T, debug string) {
+	re := regexp.MustCompile(`Hooks: (\S+) \[.*zylos-memory.* hook (\S+)\] finished with status (\d+) \((\d+ms)\)`)
+	for _, line := range strings.Split(debug, "\n") {
+		if m := re.FindStringSubmatch(line); m != nil && !reported[line] {
+			reported[line] = true
+			t.Logf("hook %s (%s): status %s, %s", m[1], m[2], m[3], m[4])
+		}
+	}
+}
+
+func TestClaudeCodeEndToEnd(t *testing.T) {
+	bin := client(t)
+	zylos, userHome := home(t)
+	records := filepath.Join(zylos, "memory", "records")
+	decisions := filepath.Join(zylos, "memory", "reference", "decisions.md")
+	final := "We decided on SQLite because it is embedded.\nWe chose cron over a loop because it is simpler."
+	script := []reply{
+		{tool: "Write", input: map[string]any{"file_path": filepath.Join(records, "decisions", "direct.json"), "content": "{}"}},
+		{tool: "Bash", input: map[string]any{"command": "echo '{}' > memory/records/decisions/shell.json", "description": "write a record"}},
+		{tool: "Bash", input: map[string]any{"command": "ls memory/records", "description": "list records"}},
+		{tool: "Read", input: map[string]any{"file_path": decisions}},
+		{tool: "Edit", input: map[string]any{"file_path": decisions, "old_string": "- **Status:** active",
+			"new_string": "- **Status:** active\n- **Note:** edited by hand in the e2e test"}},
+		{text: final},
+		{text: "Saved what mattered."},
+	}
+	api := startStandIn(t, script)
+	out, took := runClient(t, bin, zylos, userHome, api.url, "Why did we pick the sqlite database? Tidy the records.")
+	t.Logf("session 1 took %v; result: %s", took, tail(out, 500))
+	bodies := api.mainBodies()
+	if len(bodies) == 0 {
+		t.Fatal("no request reached the stand-in")
+	}
+	first, last := bodies[0], bodies[len(bodies)-1]
+
+	// What reaches the model: core memory, recall, the trigger once.
+	if !strings.Contains(first, "CORE-7731") {
+		t.Error("core memory did not reach the model")
+	}
+	if !strings.Contains(first, "memory-context") {
+		t.Error("prompt-time recall did not reach the model")
+	}
+	if n := strings.Count(last, "[Action Required]"); n != 1 {
+		t.Errorf("the sync trigger reached the model %d times, want once", n)
+	}
+	// The guard: a Write and a shell redirection into the records are
+	// denied, a listing and a hand edit of decisions.md go through.
+	if !strings.Contains(last, "Direct writes to the memory records directory are blocked") {
+		t.Error("the Write into the records was not denied")
+	}
+	if !strings.Contains(last, "Shell commands may read the memory records directory but not write into it") {
+		t.Error("the shell write into the records was not denied")
+	}
+	for _, f := range []string{"direct.json", "shell.json"} {
+		if _, err := os.Stat(filepath.Join(records, "decisions", f)); !os.IsNotExist(err) {
+			t.Errorf("%s was written past the guard", f)
+		}
+	}
+	if data, _ := os.ReadFile(decisions); !strings.Contains(string(data), "edited by hand in the e2e test") {
+		t.Error("the hand edit of reference/decisions.md did not go through")
+	}
+	// Stop blocked once, with the JSON answer, and did not loop: the
+	// final reply is followed by exactly one more request, which carries
+	// the block's reason, and the session ends.
+	const reason = "The following items should be saved as memories before stopping"
+	if n := len(bodies); n != len(script) || strings.Contains(bodies[n-2], reason) || !strings.Contains(last, reason) {
+		t.Errorf("%d requests of the agent loop, want %d, the last one alone carrying the block", n, len(script))
+	}
+	if !strings.Contains(last, "--zylos-dir "+zylos+" records write") {
+		t.Error("the stop advice does not name the home")
+	}
+	if _, err := os.Stat(filepath.Join(zylos, ".claude", ".stop_hook_active")); !os.IsNotExist(err) {
+		t.Error("a stop flag was left in the working directory")
+	}
+	states, _ := filepath.Glob(filepath.Join(zylos, "memory", ".state", "sessions", "*", "stop-blocked"))
+	if len(states) != 0 {
+		t.Errorf("stop flags left after the session: %v", states)
+	}
+
+	// A second session right after: the trigger again once (a new
+	// session), and its stop is not silenced by the first one's block.
+	api2 := startStandIn(t, []reply{{text: final}, {text: "Saved."}})
+	_, took2 := runClient(t, bin, zylos, userHome, api2.url, "Anything else?")
+	t.Logf("session 2 took %v", took2)
+	bodies2 := api2.mainBodies()
+	last2 := bodies2[len(bodies2)-1]
+	if len(bodies2) != 2 || !strings.Contains(last2, reason) {
+		t.Errorf("second session: %d requests, want 2, the second carrying the block", len(bodies2))
+	}
+	if n := strings.Count(last2, "[Action Required]"); n != 1 {
+		t.Errorf("second session: the sync trigger reached the model %d times, want once", n)
+	}
+}

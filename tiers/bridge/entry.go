@@ -1,0 +1,101 @@
+package bridge
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// entry is a reference entry as the bridge sees it: the tiers entry with
+// its byte span, plus the record id its comment names.
+type entry struct {
+	tiers.Entry
+	spec       *spec
+	id         string
+	idLine     [2]int // byte range of the id comment's line; zero without one
+	start, end int
+	problem    string // why the bridge leaves it alone, "" when it does not
+}
+
+// idPrefix and idSuffix frame an entry's id comment: "<!-- id: slug -->".
+const (
+	idPrefix = "<!-- id: "
+	idSuffix = " -->"
+)
+
+func idComment(id string) string { return idPrefix + id + idSuffix }
+
+// parseEntries reads the record-backed entries of one reference file
+// (name relative to the memory dir). Files of other kinds hold none.
+func parseEntries(name string, src []byte) []entry {
+	s := specOfKind(tiers.KindOf(name))
+	if s == nil {
+		return nil
+	}
+	var out []entry
+	for _, te := range tiers.ParseEntries(name, src) {
+		e := entry{Entry: te, spec: s}
+		e.start, e.end = te.Span()
+		e.problem = te.Problem
+		e.findID(src)
+		out = append(out, e)
+	}
+	return out
+}
+
+// findID looks for the id comment on its own line inside the entry,
+// outside fenced code. Two id comments in one entry, or one that is not a
+// valid id, make the entry a problem: which record it is cannot be told.
+func (e *entry) findID(src []byte) {
+	plainLines(src, e.start, e.end, func(pos, next int, line string) bool {
+		if len(line) < len(idPrefix)+len(idSuffix) || !strings.HasPrefix(line, idPrefix) || !strings.HasSuffix(line, idSuffix) {
+			return true
+		}
+		id := strings.TrimSpace(line[len(idPrefix) : len(line)-len(idSuffix)])
+		switch {
+		case e.id != "":
+			e.problem = joinProblem(e.problem, "id comment given twice")
+		case !records.ValidID(id):
+			e.problem = joinProblem(e.problem, "id comment names no valid id (want kebab-case)")
+		default:
+			e.id, e.idLine = id, [2]int{pos, next}
+		}
+		return true
+	})
+}
+
+// plainLines calls fn with each line of src[start:end] outside fenced
+// code: its start, the start of the next line, and its text trimmed of
+// spaces. fn answers false to stop.
+func plainLines(src []byte, start, end int, fn func(pos, next int, line string) bool) {
+	fence := ""
+	for pos := start; pos < end; {
+		next := end
+		if i := bytes.IndexByte(src[pos:end], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		line := strings.TrimSpace(string(src[pos:next]))
+		switch {
+		case fence != "":
+			if strings.HasPrefix(line, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"):
+			fence = line[:3]
+		default:
+			if !fn(pos, next, line) {
+				return
+			}
+		}
+		pos = next
+	}
+}
+
+func joinProblem(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,74 @@
+package bridge
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+var testNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
+
+// newHome makes a home whose reference files hold files (name -> content).
+func newHome(tb testing.TB, files map[string]string) Home {
+	tb.Helper()
+	h := Home{Layout: tiers.Layout{ZylosDir: tb.TempDir()}, Now: testNow}
+	for name, content := range files {
+		writeFile(tb, filepath.Join(h.Layout.MemoryDir(), name), content)
+	}
+	return h
+}
+
+func writeFile(tb testing.TB, path, content string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func readFile(tb testing.TB, path string) string {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(data)
+}
+
+func (h Home) ref(name string) string { return filepath.Join(h.Layout.MemoryDir(), "reference", name) }
+
+func (h Home) recordPath(category, id string) string {
+	return filepath.Join(h.root(), records.Folder(category), id+".json")
+}
+
+func mustIngest(tb testing.TB, h Home) Report {
+	tb.Helper()
+	rep, err := Ingest(h, false)
+	if err != nil {
+		tb.Fatalf("ingest: %v", err)
+	}
+	return rep
+}
+
+var idLines = regexp.MustCompile(`(?m)^<!-- id: [a-z0-9-]+ -->\r?\n`)
+
+// withoutIDs drops the id comment lines the bridge adds.
+func withoutIDs(s string) string { return idLines.ReplaceAllString(s, "") }
+
+// write runs one records write through the view, as records write does.
+func (h Home) write(tb testing.TB, o records.WriteOptions) records.Answer {
+	tb.Helper()
+	o.Root, o.Now, o.View = h.root(), h.Now, h.View()
+	ans, err := records.Write(o)
+	if err != nil {
+		tb.Fatalf("records write %s: %v", o.Action, err)
+	}
+	return ans
+}

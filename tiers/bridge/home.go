@@ -1,0 +1,251 @@
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// Home is the bridge over one zylos home: its reference tier, its archive
+// files and its default records root ($ZYLOS_DIR/memory/records).
+type Home struct {
+	Layout tiers.Layout
+	Now    time.Time
+	Warn   func(string) // notes for stderr; nil drops them
+}
+
+func (h Home) root() string { return h.Layout.RecordsDir() }
+
+func (h Home) warn(s string) {
+	if h.Warn != nil {
+		h.Warn(s)
+	}
+}
+
+// Problem is something the bridge leaves alone and reports: a malformed
+// entry, a duplicate id, a file it will not read.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Title   string `json:"title,omitempty"`
+	Problem string `json:"problem"`
+}
+
+func (p Problem) String() string {
+	s := fmt.Sprintf("%s:%d", p.File, p.Line)
+	if p.Title != "" {
+		s += fmt.Sprintf(" %q", p.Title)
+	}
+	return s + ": " + p.Problem
+}
+
+func entryProblem(f *viewFile, e entry, why string) Problem {
+	return Problem{File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Problem: why}
+}
+
+// stored is a record file of a bridged category.
+type stored struct {
+	rec  *records.Record
+	abs  string
+	data []byte
+	spec *spec
+}
+
+func (s *stored) key() string { return s.spec.category + "/" + s.rec.ID }
+
+// loadRecords reads every record of the bridged categories, keyed by
+// category/id (the id being the file's name).
+func (h Home) loadRecords() (map[string]*stored, []Problem, error) {
+	out := map[string]*stored{}
+	var problems []Problem
+	for i := range specs {
+		s := &specs[i]
+		dir := filepath.Join(h.root(), records.Folder(s.category))
+		des, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("read records: %w", err)
+		}
+		for _, de := range des {
+			name := de.Name()
+			if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+				continue
+			}
+			abs := filepath.Join(dir, name)
+			data, err := os.ReadFile(abs)
+			if err != nil {
+				return nil, nil, fmt.Errorf("read records: %w", err)
+			}
+			rec, err := records.ParseRecord(data)
+			if err != nil {
+				problems = append(problems, Problem{File: records.IndexPath(h.root(), abs), Line: 1, Problem: "unreadable record: " + err.Error()})
+				continue
+			}
+			rec.ID = strings.TrimSuffix(name, ".json")
+			st := &stored{rec: rec, abs: abs, data: data, spec: s}
+			out[st.key()] = st
+		}
+	}
+	return out, problems, nil
+}
+
+// viewFile is one reference or archive file as read.
+type viewFile struct {
+	rel     string // relative to the memory dir: reference/decisions.md
+	src     []byte
+	entries []entry
+	archive bool
+	missing bool // does not exist yet
+}
+
+// loadFiles reads the reference files that hold record-backed entries,
+// and the decision and project archive files. A path that is not a
+// regular file (a directory, a symlink) or is too large to parse is
+// reported, never read.
+func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
+	var out []*viewFile
+	var problems []Problem
+	for _, dir := range []string{"reference", "archive"} {
+		des, err := os.ReadDir(filepath.Join(h.Layout.MemoryDir(), dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", dir, err)
+		}
+		sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
+		for _, de := range des {
+			name := de.Name()
+			rel := dir + "/" + name
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || specOfKind(tiers.KindOf(rel)) == nil {
+				continue
+			}
+			if dir == "archive" && !strings.Contains(name, "-") {
+				continue
+			}
+			if !de.Type().IsRegular() {
+				problems = append(problems, Problem{File: "memory/" + rel, Line: 1, Problem: "not a regular file (a directory or a symlink); not read"})
+				continue
+			}
+			src, err := tiers.ReadTierFile(filepath.Join(h.Layout.MemoryDir(), rel))
+			var unparsed *tiers.UnparsedError
+			if errors.As(err, &unparsed) {
+				problems = append(problems, Problem{File: "memory/" + rel, Line: 1, Problem: unparsed.Reason})
+				continue
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("read %s: %w", rel, err)
+			}
+			out = append(out, &viewFile{rel: rel, src: src, entries: parseEntries(rel, src), archive: dir == "archive"})
+		}
+	}
+	return out, problems, nil
+}
+
+// newFileHeader starts a reference file the bridge creates.
+func newFileHeader(rel string) string {
+	switch tiers.KindOf(rel) {
+	case tiers.KindProject:
+		return "# Projects\n\n## Active\n\n## Completed\n"
+	case tiers.KindPreference:
+		return "# User Preferences\n"
+	}
+	return "# Decisions Log\n"
+}
+
+// homeFile is the reference file a record's entry belongs in: the last
+// reference file of its kind named in related_files (where it was seen
+// last), else its kind's default file.
+func (s *spec) homeFile(r *records.Record) string {
+	for i := len(r.RelatedFiles) - 1; i >= 0; i-- {
+		if rel, ok := strings.CutPrefix(r.RelatedFiles[i], "memory/"); ok && s.isReferenceFile(rel) {
+			return rel
+		}
+	}
+	return s.file
+}
+
+// hasView reports whether the record was shown in the reference tier
+// once: it names a reference file of its kind.
+func (s *spec) hasView(r *records.Record) bool {
+	for _, f := range r.RelatedFiles {
+		rel, ok := strings.CutPrefix(f, "memory/")
+		if ok && s.isReferenceFile(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *spec) isReferenceFile(rel string) bool {
+	name, ok := strings.CutPrefix(rel, "reference/")
+	return ok && !strings.Contains(name, "/") && tiers.KindOf(rel) == s.kind
+}
+
+func (s *spec) namesFile(r *records.Record, rel string) bool {
+	for _, f := range r.RelatedFiles {
+		if f == "memory/"+rel {
+			return true
+		}
+	}
+	return false
+}
+
+// writeFile replaces a view file with data, unless it changed since it
+// was read as old (an edit made meanwhile would be lost). With backup,
+// the old bytes are kept under memory/.state/backups/ first.
+func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
+	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
+	now, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && f.missing:
+	case err != nil:
+		return fmt.Errorf("write %s: %w", f.rel, err)
+	case f.missing || string(now) != string(f.src):
+		return fmt.Errorf("memory/%s changed while it was being updated; nothing written to it, run again", f.rel)
+	}
+	if backup && !f.missing {
+		if _, err := h.Layout.BackUp(path, f.src, h.Now); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", f.rel, err)
+	}
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", f.rel, err)
+	}
+	f.src, f.entries = data, parseEntries(f.rel, data)
+	f.missing = false
+	return nil
+}
+
+// fileNamed returns the loaded file rel, or a new empty one (added to
+// files) when it does not exist yet.
+func fileNamed(files *[]*viewFile, rel string) *viewFile {
+	for _, f := range *files {
+		if f.rel == rel {
+			return f
+		}
+	}
+	var src []byte
+	if strings.HasPrefix(rel, "archive/") {
+		src = []byte(tiers.ArchiveHeader(rel))
+	} else {
+		src = []byte(newFileHeader(rel))
+	}
+	f := &viewFile{rel: rel, src: src, missing: true, archive: strings.HasPrefix(rel, "archive/")}
+	*files = append(*files, f)
+	return f
+}

@@ -1,0 +1,471 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// Report is what an ingest did, or with DryRun would do.
+type Report struct {
+	DryRun   bool      `json:"dry_run"`
+	Changes  []Change  `json:"changes"`
+	Problems []Problem `json:"problems"`
+}
+
+// Change is one thing an ingest did to a record or a view file.
+type Change struct {
+	// Action is created, updated, retired, restored, unarchived, archived,
+	// joined (an entry and a record of the same title became one),
+	// conflict (they differ: both kept) or rendered (a record without an
+	// entry was written into its file).
+	Action string `json:"action"`
+	Target string `json:"target"` // the record, memory/records/<folder>/<id>.json
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Title  string `json:"title"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func (c Change) String() string {
+	where := c.File
+	if c.Line > 0 {
+		where = fmt.Sprintf("%s:%d", c.File, c.Line)
+	}
+	s := fmt.Sprintf("%s %s %q (%s)", c.Action, c.Target, c.Title, where)
+	if c.Detail != "" {
+		s += ": " + c.Detail
+	}
+	return s
+}
+
+// Ingest takes the hand edits of the reference tier into the records,
+// under the records root's lock: an entry without a record creates one
+// (joining a record of the same title that has no entry, when they say
+// the same), a changed entry updates its record, an entry that vanished
+// retires its record (recoverable with --action restore), an entry put
+// back restores or unarchives it; an entry moved into an archive file
+// archives it. Records that never had an entry are rendered into their
+// file. Malformed entries and duplicate ids are reported and left alone.
+func Ingest(h Home, dryRun bool) (Report, error) {
+	if dryRun {
+		if _, err := os.Stat(h.root()); errors.Is(err, fs.ErrNotExist) {
+			return h.ingest(true)
+		}
+	}
+	lock, err := records.AcquireWriteLock(h.root(), h.warn)
+	if err != nil {
+		return Report{}, err
+	}
+	defer lock.Release()
+	return h.ingest(dryRun)
+}
+
+// ingester carries one ingest's state.
+type ingester struct {
+	Home
+	dry     bool
+	recs    map[string]*stored
+	files   []*viewFile
+	claimed map[string]bool // record keys an entry names
+	keep    map[string]bool // records to render rather than retire
+	taken   map[string]bool // ids given out in this run, by category/id
+	splices map[*viewFile]*splice
+	shownIn []shownIn
+	report  Report
+}
+
+func (h Home) ingest(dry bool) (Report, error) {
+	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{},
+		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
+	in.report.DryRun = dry
+	var err error
+	var problems []Problem
+	if in.recs, problems, err = h.loadRecords(); err != nil {
+		return in.report, err
+	}
+	in.report.Problems = append(in.report.Problems, problems...)
+	if in.files, problems, err = h.loadFiles(); err != nil {
+		return in.report, err
+	}
+	in.report.Problems = append(in.report.Problems, problems...)
+	if err := in.run(); err != nil {
+		return in.report, err
+	}
+	if err := in.writeFiles(); err != nil {
+		return in.report, err
+	}
+	return in.report, in.nameFiles()
+}
+
+func (in *ingester) run() error {
+	holders := in.claim()
+	for _, f := range in.files {
+		for _, e := range f.entries {
+			if err := in.entry(f, e, holders); err != nil {
+				return err
+			}
+		}
+	}
+	return in.unclaimed()
+}
+
+// claim finds which entry holds each id: the first one, reference files
+// before archive files. Every later entry naming the same id is reported.
+func (in *ingester) claim() map[string]*entry {
+	holders := map[string]*entry{}
+	for _, archive := range []bool{false, true} {
+		for _, f := range in.files {
+			if f.archive != archive {
+				continue
+			}
+			for i := range f.entries {
+				e := &f.entries[i]
+				if e.id == "" {
+					continue
+				}
+				key := e.spec.category + "/" + e.id
+				if first, ok := holders[key]; ok {
+					e.problem = joinProblem(e.problem, fmt.Sprintf("id %s is already used by %q at line %d", e.id, first.Title, first.Line))
+					continue
+				}
+				holders[key] = e
+				in.claimed[key] = true
+			}
+		}
+	}
+	return holders
+}
+
+func (in *ingester) entry(f *viewFile, e entry, holders map[string]*entry) error {
+	if e.problem != "" {
+		if !f.archive {
+			in.report.Problems = append(in.report.Problems, entryProblem(f, e, e.problem+" (left alone)"))
+		}
+		return nil
+	}
+	if f.archive {
+		return in.archivedEntry(f, e)
+	}
+	if e.id == "" {
+		return in.join(f, e)
+	}
+	st := in.recs[e.spec.category+"/"+e.id]
+	if st == nil {
+		return in.create(f, e, e.id, "created", "record "+e.id+" was missing; made from the entry")
+	}
+	switch st.rec.Status() {
+	case records.StatusRetired:
+		if err := in.lifecycle(f, e, st, "restore", "restored", "entry is back in memory/"+f.rel); err != nil {
+			return err
+		}
+	case records.StatusArchived:
+		if err := in.lifecycle(f, e, st, "unarchive", "unarchived", "entry is back in memory/"+f.rel); err != nil {
+			return err
+		}
+	}
+	return in.update(f, e, st)
+}
+
+// join matches an entry without an id to a record of its category and
+// title that no entry names: the same content joins them, different
+// content keeps both (the entry gets a record of its own).
+func (in *ingester) join(f *viewFile, e entry) error {
+	title := strings.ToLower(records.SanitizeTitle(e.Title))
+	for _, st := range in.sortedRecords() {
+		if st.spec != e.spec || in.claimed[st.key()] || st.rec.Status() != records.StatusActive ||
+			strings.ToLower(st.rec.Title) != title {
+			continue
+		}
+		in.claimed[st.key()] = true
+		if e.spec.same(e.Entry, st.rec) {
+			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
+				Detail: "the record and the entry say the same; the entry now carries its id"})
+			in.splice(f).render(e, st.rec)
+			return in.update(f, e, st)
+		}
+		in.keep[st.key()] = true
+		return in.create(f, e, in.newID(e), "conflict",
+			fmt.Sprintf("differs from %s: both kept, the entry as a record of its own", in.shown(st.abs)))
+	}
+	return in.create(f, e, in.newID(e), "created", "")
+}
+
+// create makes a record of entry e with id and writes the id into the
+// entry.
+func (in *ingester) create(f *viewFile, e entry, id, action, detail string) error {
+	abs := filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")
+	in.taken[e.spec.category+"/"+id] = true
+	in.claimed[e.spec.category+"/"+id] = true
+	d := e.spec.newDoc(e.Entry, id, f.rel, in.stamp())
+	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: detail}
+	if in.dry {
+		in.note(c)
+		return nil
+	}
+	_, err := in.write(records.WriteOptions{Action: "create", Target: abs, Category: e.spec.category, Doc: d})
+	if err != nil {
+		return in.failed(f, e, err)
+	}
+	rec, err := records.ReadRecord(abs)
+	if err != nil {
+		return err
+	}
+	in.note(c)
+	if e.id != id {
+		in.splice(f).render(e, rec)
+	}
+	return nil
+}
+
+// update brings st in line with entry e when they differ or the record
+// does not name e's file yet.
+func (in *ingester) update(f *viewFile, e entry, st *stored) error {
+	same, named := e.spec.same(e.Entry, st.rec), e.spec.namesFile(st.rec, f.rel)
+	if same && named && e.spec.homeFile(st.rec) == f.rel {
+		return nil
+	}
+	summary := "hand edit of memory/" + f.rel
+	if same {
+		summary = "entry found in memory/" + f.rel
+	}
+	c := Change{Action: "updated", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: summary}
+	if in.dry {
+		in.note(c)
+		return nil
+	}
+	d, err := e.spec.updateDoc(st, e.Entry, f.rel, in.stamp(), summary)
+	if err != nil {
+		return err
+	}
+	if _, err := in.write(records.WriteOptions{Action: "update", Target: st.abs, Doc: d, Hash: records.Hash(st.data), KeepID: true}); err != nil {
+		return in.failed(f, e, err)
+	}
+	if same {
+		return nil // a record that only learned its file is not news
+	}
+	in.note(c)
+	return nil
+}
+
+// lifecycle runs action (restore, unarchive, archive) on st because of
+// entry e.
+func (in *ingester) lifecycle(f *viewFile, e entry, st *stored, action, done, why string) error {
+	c := Change{Action: done, Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: why}
+	if in.dry {
+		in.note(c)
+		return nil
+	}
+	if _, err := in.write(records.WriteOptions{Action: action, Target: st.abs, Reason: why}); err != nil {
+		return in.failed(f, e, err)
+	}
+	in.note(c)
+	return in.reread(st)
+}
+
+// archivedEntry archives the record of an entry found in an archive file
+// (consolidation moved it there, or a hand did) while it is still active.
+func (in *ingester) archivedEntry(f *viewFile, e entry) error {
+	if e.id == "" {
+		return nil
+	}
+	st := in.recs[e.spec.category+"/"+e.id]
+	if st == nil || st.rec.Status() != records.StatusActive {
+		return nil
+	}
+	return in.lifecycle(f, e, st, "archive", "archived", "entry moved to memory/"+f.rel)
+}
+
+// unclaimed handles the active records no entry names: one that was shown
+// once lost its entry by hand and is retired; one that never was (or
+// kept in a conflict) is rendered into its file.
+func (in *ingester) unclaimed() error {
+	var render []*stored
+	for _, st := range in.sortedRecords() {
+		if in.claimed[st.key()] || st.rec.Status() != records.StatusActive {
+			continue
+		}
+		if st.spec.hasView(st.rec) && !in.keep[st.key()] {
+			file := "memory/" + st.spec.homeFile(st.rec)
+			why := "entry removed from " + file
+			c := Change{Action: "retired", Target: in.shown(st.abs), File: file, Title: st.rec.Title, Detail: why}
+			if !in.dry {
+				if _, err := in.write(records.WriteOptions{Action: "retire", Target: st.abs, Reason: why}); err != nil {
+					in.report.Problems = append(in.report.Problems, Problem{File: in.shown(st.abs), Line: 1, Title: st.rec.Title, Problem: err.Error()})
+					continue
+				}
+			}
+			in.note(c)
+			continue
+		}
+		render = append(render, st)
+	}
+	for _, st := range render {
+		file := st.spec.homeFile(st.rec)
+		in.note(Change{Action: "rendered", Target: in.shown(st.abs), File: "memory/" + file, Title: st.rec.Title,
+			Detail: "the record had no entry"})
+		if !in.dry {
+			in.splice(fileNamed(&in.files, file)).add(st.spec, []*records.Record{st.rec})
+			in.shownIn = append(in.shownIn, shownIn{st, file})
+		}
+	}
+	return nil
+}
+
+// shownIn is a record rendered into a file that its related_files must
+// name once the file is written.
+type shownIn struct {
+	st  *stored
+	rel string
+}
+
+// nameFiles lists each rendered record's file in its related_files.
+func (in *ingester) nameFiles() error {
+	for _, s := range in.shownIn {
+		d, err := decodeObject(s.st.data)
+		if err != nil {
+			return fmt.Errorf("read record %s: %w", s.st.abs, err)
+		}
+		related, _ := d["related_files"].([]any)
+		d["related_files"] = append(related, "memory/"+s.rel)
+		changes, _ := d["changes"].([]any)
+		d["changes"] = append(changes, map[string]any{"date": in.stamp(), "summary": "shown in memory/" + s.rel})
+		if _, err := in.write(records.WriteOptions{Action: "update", Target: s.st.abs, Doc: d, Hash: records.Hash(s.st.data), KeepID: true}); err != nil {
+			var rerr *records.Error
+			if !errors.As(err, &rerr) {
+				return err
+			}
+			in.report.Problems = append(in.report.Problems, Problem{File: in.shown(s.st.abs), Line: 1, Title: s.st.rec.Title, Problem: err.Error()})
+		}
+	}
+	return nil
+}
+
+// writeFiles writes every view file the ingest changed, each proven by
+// its splice first.
+func (in *ingester) writeFiles() error {
+	if in.dry {
+		return nil
+	}
+	for _, f := range in.files {
+		sp := in.splices[f]
+		if sp == nil {
+			continue
+		}
+		data, err := sp.result()
+		if err != nil {
+			return err
+		}
+		if err := in.writeFile(f, data, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *ingester) splice(f *viewFile) *splice {
+	sp := in.splices[f]
+	if sp == nil {
+		sp = newSplice(f.rel, f.src)
+		in.splices[f] = sp
+	}
+	return sp
+}
+
+func (in *ingester) note(c Change) { in.report.Changes = append(in.report.Changes, c) }
+
+// failed turns a records error about one entry into a problem; other
+// errors stop the ingest.
+func (in *ingester) failed(f *viewFile, e entry, err error) error {
+	var rerr *records.Error
+	if errors.As(err, &rerr) {
+		in.report.Problems = append(in.report.Problems, entryProblem(f, e, rerr.Error()))
+		return nil
+	}
+	return err
+}
+
+func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
+	o.Root, o.Locked, o.Now = in.root(), true, in.Now
+	o.Warn = func(s string) {
+		if !strings.HasPrefix(s, "[AUTO-FIX]") {
+			in.warn(s)
+		}
+	}
+	return records.Write(o)
+}
+
+func (in *ingester) reread(st *stored) error {
+	data, err := os.ReadFile(st.abs)
+	if err != nil {
+		return fmt.Errorf("read record: %w", err)
+	}
+	rec, err := records.ParseRecord(data)
+	if err != nil {
+		return fmt.Errorf("read record %s: %w", st.abs, err)
+	}
+	rec.ID = st.rec.ID
+	st.rec, st.data = rec, data
+	return nil
+}
+
+func (in *ingester) shown(abs string) string { return records.IndexPath(in.root(), abs) }
+
+func (in *ingester) stamp() string { return in.Now.UTC().Format(time.RFC3339) }
+
+// newID is a free id for a new record of entry e: its title's slug, with
+// -2, -3, ... when a record file of that name exists (in any state).
+func (in *ingester) newID(e entry) string {
+	base := records.Slugify(e.Title)
+	if base == "" {
+		base = e.spec.category
+	}
+	for n := 1; ; n++ {
+		id := base
+		if n > 1 {
+			suffix := "-" + strconv.Itoa(n)
+			id = strings.TrimRight(base[:min(len(base), records.IDMax-len(suffix))], "-") + suffix
+		}
+		key := e.spec.category + "/" + id
+		if in.recs[key] == nil && !in.taken[key] {
+			if _, err := os.Lstat(filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")); errors.Is(err, fs.ErrNotExist) {
+				return id
+			}
+		}
+	}
+}
+
+// sortedRecords lists the records by category and id, so that an ingest
+// does the same thing whatever order maps iterate in.
+func (in *ingester) sortedRecords() []*stored {
+	keys := make([]string, 0, len(in.recs))
+	for k := range in.recs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*stored, len(keys))
+	for i, k := range keys {
+		out[i] = in.recs[k]
+	}
+	return out
+}
+
+// decodeObject decodes a record's bytes as a JSON object, numbers exact.
+func decodeObject(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

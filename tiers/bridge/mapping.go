@@ -1,0 +1,279 @@
+package bridge
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// spec maps one kind of reference entry to its record category. Every
+// mapped field is a markdown field of the entry and a key of the record's
+// content; the title is the record's title, and a decision's heading date
+// is content.date (created_at's date when the record has none).
+type spec struct {
+	kind     tiers.EntryKind
+	category string
+	file     string // default file, relative to the memory dir
+	fields   [maxFields]field
+}
+
+const maxFields = 3
+
+type field struct {
+	name     string // markdown field, "Status"
+	key      string // content key, "status"
+	required bool   // rendered even when empty
+	// toEntry and toContent translate values where the vocabularies
+	// differ; nil means the value is the same on both sides.
+	toEntry   func(string) string
+	toContent func(string) string
+}
+
+// decisionStatus maps a record's content.status to a decision entry's
+// Status word; contentStatus maps back. "proposed" has no word of its own
+// in the markdown: it shows as active, and the record keeps "proposed"
+// until the entry's Status is edited.
+var decisionStatus = map[string]string{
+	"accepted": "active", "proposed": "active", "superseded": "superseded", "deprecated": "archived",
+}
+
+var contentStatus = map[string]string{
+	"active": "accepted", "superseded": "superseded", "archived": "deprecated",
+}
+
+func mapped(m map[string]string) func(string) string {
+	return func(s string) string {
+		if v, ok := m[s]; ok {
+			return v
+		}
+		return s
+	}
+}
+
+var specs = []spec{
+	{kind: tiers.KindDecision, category: "decision", file: "reference/decisions.md", fields: [maxFields]field{
+		{name: "Decision", key: "decision", required: true},
+		{name: "Context", key: "context"},
+		{name: "Status", key: "status", required: true, toEntry: mapped(decisionStatus), toContent: mapped(contentStatus)},
+	}},
+	{kind: tiers.KindProject, category: "project", file: "reference/projects.md", fields: [maxFields]field{
+		{name: "Status", key: "status", required: true},
+		{name: "Updated", key: "updated", required: true},
+		{name: "Notes", key: "notes"},
+	}},
+	{kind: tiers.KindPreference, category: "preference", file: "reference/preferences.md", fields: [maxFields]field{
+		{name: "Value", key: "value", required: true},
+		{name: "Source", key: "reason"},
+		{name: "Added", key: "added"},
+	}},
+}
+
+func specOfKind(k tiers.EntryKind) *spec {
+	for i := range specs {
+		if specs[i].kind == k {
+			return &specs[i]
+		}
+	}
+	return nil
+}
+
+func specOfCategory(c string) *spec {
+	for i := range specs {
+		if specs[i].category == c {
+			return &specs[i]
+		}
+	}
+	return nil
+}
+
+// projection is what an entry says, in the entry's own terms: the part
+// of it a record holds. Two projections compare with ==.
+type projection struct {
+	title, date string
+	fields      [maxFields]string
+}
+
+// entryProjection reads an entry. The title is sanitized as records
+// sanitize titles, so a title the record cannot hold as written (one
+// with "->" in it) still compares equal to the record made from it.
+func (s *spec) entryProjection(e tiers.Entry) projection {
+	p := projection{title: records.SanitizeTitle(e.Title)}
+	if s.kind == tiers.KindDecision && !e.Date.IsZero() {
+		p.date = e.Date.Format(dateLayout)
+	}
+	for i, f := range s.fields {
+		if f.name == "Status" {
+			p.fields[i] = e.Status()
+		} else {
+			p.fields[i] = e.Fields[f.name]
+		}
+	}
+	return p
+}
+
+// recordProjection is what the record's entry says, before markdown
+// parsing has its say (see same).
+func (s *spec) recordProjection(r *records.Record) projection {
+	p := projection{title: r.Title}
+	if s.kind == tiers.KindDecision {
+		p.date = recordDate(r)
+	}
+	for i, f := range s.fields {
+		v := flatten(contentString(r, f.key))
+		if f.toEntry != nil {
+			v = f.toEntry(v)
+		}
+		p.fields[i] = v
+	}
+	if s.kind == tiers.KindProject && p.fields[1] == "" {
+		p.fields[1] = datePart(r.UpdatedAt)
+	}
+	return p
+}
+
+const dateLayout = "2006-01-02"
+
+// recordDate is a decision's date: content.date, else the day it was
+// created.
+func recordDate(r *records.Record) string {
+	if d := contentString(r, "date"); d != "" {
+		return flatten(d)
+	}
+	return datePart(r.CreatedAt)
+}
+
+func datePart(stamp string) string {
+	if len(stamp) >= len(dateLayout) {
+		if _, err := time.Parse(dateLayout, stamp[:len(dateLayout)]); err == nil {
+			return stamp[:len(dateLayout)]
+		}
+	}
+	return ""
+}
+
+func contentString(r *records.Record, key string) string {
+	switch v := r.Content[key].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// flatten puts a value on one line the way the entry parser reads a
+// field: each line trimmed, joined by one space.
+func flatten(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return strings.TrimSpace(s)
+	}
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	kept := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// values is what entry e says of each mapped field, translated into the
+// record's vocabulary.
+func (s *spec) contentValue(i int, v string) string {
+	if f := s.fields[i]; f.toContent != nil {
+		return f.toContent(v)
+	}
+	return v
+}
+
+// newDoc is the record made from entry e, to be stored as id. Content
+// the markdown has no field for gets a value the schema accepts: a
+// decision's rationale is its context (else its decision), a
+// preference's topic is its title and its strength "default".
+func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
+	p := s.entryProjection(e)
+	content := map[string]any{}
+	for i, f := range s.fields {
+		if v := p.fields[i]; v != "" || f.required {
+			content[f.key] = s.contentValue(i, v)
+		}
+	}
+	switch s.kind {
+	case tiers.KindDecision:
+		content["date"] = p.date
+		if _, ok := content["context"]; !ok {
+			content["context"] = ""
+		}
+		content["rationale"] = []any{firstOf(p.fields[1], p.fields[0], p.title)}
+	case tiers.KindPreference:
+		content["topic"] = p.title
+		content["strength"] = "default"
+		if _, ok := content["reason"]; !ok {
+			content["reason"] = ""
+		}
+	}
+	return map[string]any{
+		"schema_version": "1.0",
+		"category":       s.category,
+		"id":             id,
+		"title":          p.title,
+		"created_at":     now,
+		"updated_at":     now,
+		"tags":           []any{strings.TrimSuffix(s.file[len("reference/"):], ".md")},
+		"related_files":  []any{"memory/" + rel},
+		"content":        content,
+		"changes":        []any{map[string]any{"date": now, "summary": "created from the entry in memory/" + rel}},
+		"times_updated":  0,
+	}
+}
+
+// updateDoc is st's record with what entry e says: its title and every
+// mapped field that differs from what the record shows, its file listed
+// in related_files (last, as where the entry lives now), and a change
+// with summary. Everything else of the record is kept.
+func (s *spec) updateDoc(st *stored, e tiers.Entry, rel, now, summary string) (map[string]any, error) {
+	d, err := decodeObject(st.data)
+	if err != nil {
+		return nil, fmt.Errorf("read record %s: %w", st.abs, err)
+	}
+	have, shown := s.entryProjection(e), s.shown(st.rec)
+	d["title"] = have.title
+	content, _ := d["content"].(map[string]any)
+	if content == nil {
+		content = map[string]any{}
+		d["content"] = content
+	}
+	for i, f := range s.fields {
+		if have.fields[i] != shown.fields[i] {
+			content[f.key] = s.contentValue(i, have.fields[i])
+		}
+	}
+	if s.kind == tiers.KindDecision && have.date != shown.date {
+		content["date"] = have.date
+	}
+	file := "memory/" + rel
+	related, _ := d["related_files"].([]any)
+	kept := related[:0:0]
+	for _, f := range related {
+		if f != file {
+			kept = append(kept, f)
+		}
+	}
+	d["related_files"] = append(kept, file)
+	changes, _ := d["changes"].([]any)
+	d["changes"] = append(changes, map[string]any{"date": now, "summary": summary})
+	return d, nil
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return "(none given)"
+}

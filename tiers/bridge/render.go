@@ -1,0 +1,172 @@
+package bridge
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// block renders r as a new entry, lines ended by nl, with no newline
+// after its last line.
+func (s *spec) block(r *records.Record, nl string) string {
+	p := s.recordProjection(r)
+	lines := []string{s.heading(p), idComment(r.ID)}
+	for i, f := range s.fields {
+		if p.fields[i] != "" || f.required {
+			lines = append(lines, fieldLine("- ", f.name, p.fields[i]))
+		}
+	}
+	return strings.Join(lines, nl)
+}
+
+func (s *spec) heading(p projection) string {
+	title := p.title
+	// A title ending in '#' would lose it as a closing sequence of the
+	// ATX heading; a closing sequence of our own keeps it.
+	if strings.HasSuffix(title, "#") {
+		title += " #"
+	}
+	if s.kind == tiers.KindDecision {
+		return "### [" + p.date + "] " + title
+	}
+	return "### " + title
+}
+
+func fieldLine(marker, name, value string) string {
+	if value == "" {
+		return marker + "**" + name + ":**"
+	}
+	return marker + "**" + name + ":** " + value
+}
+
+// shown is the projection of r's entry as the entry parser reads it back:
+// what markdown does to a value (a closing '#', emphasis markers) is
+// accounted for by parsing the rendered block.
+func (s *spec) shown(r *records.Record) projection {
+	name := s.file
+	es := tiers.ParseEntries(name, []byte(s.block(r, "\n")))
+	if len(es) != 1 {
+		return s.recordProjection(r)
+	}
+	return s.entryProjection(es[0])
+}
+
+// same reports whether entry e says what record r says. The plain
+// comparison settles almost every entry; only a difference is checked
+// against the parsed rendering.
+func (s *spec) same(e tiers.Entry, r *records.Record) bool {
+	have := s.entryProjection(e)
+	return have == s.recordProjection(r) || have == s.shown(r)
+}
+
+// edit replaces src[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// applyEdits applies edits sorted by start (ties keep their order).
+func applyEdits(src []byte, edits []edit) []byte {
+	var b bytes.Buffer
+	b.Grow(len(src) + 256)
+	prev := 0
+	for _, e := range edits {
+		b.Write(src[prev:e.start])
+		b.WriteString(e.text)
+		prev = e.end
+	}
+	b.Write(src[prev:])
+	return b.Bytes()
+}
+
+// lineEnding is the line ending src uses: "\r\n" when its first line
+// ends so, else "\n".
+func lineEnding(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// lineAfter is the offset just past the newline of the line holding pos
+// (len(src) on the last line).
+func lineAfter(src []byte, pos int) int {
+	if i := bytes.IndexByte(src[pos:], '\n'); i >= 0 {
+		return pos + i + 1
+	}
+	return len(src)
+}
+
+// contentEnd is the end of the line [start, end) without its newline.
+func contentEnd(src []byte, start, end int) int {
+	for end > start && (src[end-1] == '\n' || src[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+// insertLine inserts line at pos, which is a line start or the end of
+// a file without a final newline.
+func insertLine(src []byte, pos int, line, nl string) edit {
+	if pos > 0 && src[pos-1] != '\n' {
+		return edit{pos, pos, nl + line}
+	}
+	return edit{pos, pos, line + nl}
+}
+
+// entryEdits are the edits that make entry e show record r: the heading,
+// the id comment and each field that differs are rewritten in place (a
+// field's list marker and indentation kept), missing fields are added
+// after the last field. Every other byte of the entry stays.
+func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
+	want, have, text := s.shown(r), s.entryProjection(e.Entry), s.recordProjection(r)
+	nl := lineEnding(src[e.start:e.end])
+	var out []edit
+	headEnd := lineAfter(src, e.start)
+	if have.title != want.title || have.date != want.date {
+		out = append(out, edit{e.start, contentEnd(src, e.start, headEnd), s.heading(text)})
+	}
+	after := headEnd
+	switch {
+	case e.id == "":
+		out = append(out, insertLine(src, headEnd, idComment(r.ID), nl))
+	case e.id != r.ID:
+		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), idComment(r.ID)})
+	}
+	if e.id != "" && e.idLine[1] > after {
+		after = e.idLine[1]
+	}
+	for _, f := range s.fields {
+		if _, end, ok := e.FieldSpan(f.name); ok && end > after {
+			after = end
+		}
+	}
+	for i, f := range s.fields {
+		if have.fields[i] == want.fields[i] {
+			continue
+		}
+		start, end, ok := e.FieldSpan(f.name)
+		if !ok {
+			out = append(out, insertLine(src, after, fieldLine("- ", f.name, text.fields[i]), nl))
+			continue
+		}
+		first := src[start:contentEnd(src, start, lineAfter(src, start))]
+		marker := "- "
+		if i := bytes.Index(first, []byte("**")); i >= 0 {
+			marker = string(first[:i])
+		}
+		out = append(out, edit{start, contentEnd(src, start, end), fieldLine(marker, f.name, text.fields[i])})
+	}
+	sortEdits(out)
+	return out
+}
+
+func sortEdits(edits []edit) {
+	for i := 1; i < len(edits); i++ {
+		for j := i; j > 0 && edits[j].start < edits[j-1].start; j-- {
+			edits[j], edits[j-1] = edits[j-1], edits[j]
+		}
+	}
+}
