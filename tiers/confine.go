@@ -27,7 +27,8 @@ func (e *OutsideHomeError) Error() string {
 // listing says they are regular files, never through a symlink.
 func (l Layout) memoryPaths() []string {
 	return []string{l.MemoryDir(), l.CoreFile(), l.ReferenceDir(), l.SessionsDir(), l.CurrentSession(),
-		l.ArchiveDir(), l.RecordsDir(), l.StateDir()}
+		l.ArchiveDir(), l.RecordsDir(), l.StateDir(),
+		l.IdentityFile(), l.StateFile(), l.ReferencesFile(), l.UsersDir()}
 }
 
 // CheckConfined refuses a home whose memory paths lead outside it: a
