@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -83,7 +84,7 @@ func (h Home) loadRecords() (map[string]*stored, []Problem, error) {
 				continue
 			}
 			abs := filepath.Join(dir, name)
-			data, err := os.ReadFile(abs)
+			data, err := regfile.ReadFile(abs)
 			if err != nil {
 				return nil, nil, fmt.Errorf("read records: %w", err)
 			}
@@ -207,7 +208,7 @@ func (s *spec) namesFile(r *records.Record, rel string) bool {
 // the old bytes are kept under memory/.state/backups/ first.
 func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
 	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
-	now, err := os.ReadFile(path)
+	now, err := regfile.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.missing:
 	case err != nil:

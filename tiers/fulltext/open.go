@@ -14,6 +14,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/internal/sqliteuri"
 )
 
@@ -78,6 +79,9 @@ var errStale = errors.New("search index must be rebuilt")
 func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, errStale
+	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	db, err := sql.Open("sqlite3", dsn(path, busy))
 	if err != nil {
@@ -181,7 +185,7 @@ func fill(ctx context.Context, h Home, tmp string) error {
 
 // lockBuild takes the build lock, polling until ctx ends.
 func lockBuild(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := regfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("search index lock: %w", err)
 	}
