@@ -36,6 +36,7 @@ func Enforce(o EnforceOptions) (Answer, error) {
 		return nil, err
 	}
 	defer lock.Release()
+	sweepFolders(o.Root, o.Category)
 	res, err := enforceWindow(o.Root, window{max: o.MaxRetained, maxRetire: o.MaxRetire, dryRun: o.DryRun}, o.Now, o.Warn)
 	if err != nil {
 		return nil, err
