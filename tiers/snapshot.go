@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // ErrSnapshotSkipped marks a daily snapshot that was not taken for a
@@ -115,7 +116,7 @@ func repoBusy(gitDir string) string {
 // excludeState keeps the service's own state out of the snapshots.
 func excludeState(gitDir string) error {
 	path := filepath.Join(gitDir, "info", "exclude")
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
