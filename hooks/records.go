@@ -70,9 +70,19 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 		rep = guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
 	}
 	ans := Answer{Message: rep.Warning}
-	if rep.Answer != nil {
+	if rep.Answer != nil || in.ToolName == "Bash" {
 		ans.Output = rep.Answer
+		return ans, nil
 	}
+	// An edit of a reference file is ingested into the records.
+	feedback, notes, err := ingestEdit(env, in)
+	if err != nil {
+		return Answer{}, err
+	}
+	if feedback != nil {
+		ans.Output = feedback
+	}
+	ans.Message = strings.TrimSpace(ans.Message + "\n" + notes)
 	return ans, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 )
 
 // Runner executes tasks' actions, one at a time (it is not safe for
@@ -152,6 +153,15 @@ func (r *Runner) rotate(now time.Time) outcome {
 	msgs, err := tiers.Rotate(r.Layout, now.In(r.Home))
 	if err != nil {
 		return failed(err)
+	}
+	// The daily pass also takes the day's hand edits of the reference tier
+	// into the records.
+	if h := (bridge.Home{Layout: r.Layout, Now: now}); h.HasView() {
+		rep, err := bridge.Ingest(h, false)
+		if err != nil {
+			return failed(fmt.Errorf("%s; ingest: %w", strings.Join(msgs, " "), err))
+		}
+		msgs = append(msgs, fmt.Sprintf("Ingested the reference tier: %d changes, %d entries left alone.", len(rep.Changes), len(rep.Problems)))
 	}
 	return ok("%s", strings.Join(msgs, " "))
 }

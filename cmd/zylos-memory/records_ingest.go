@@ -78,6 +78,17 @@ func printIngest(e *env, rep bridge.Report) {
 	}
 }
 
+// printChanges prints what an ingest run by another command changed, one
+// "record ..." line each, and its problems as warnings on stderr.
+func printChanges(e *env, rep bridge.Report) {
+	for _, ch := range rep.Changes {
+		fmt.Fprintln(e.stdout, "record "+ch.String())
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.stderr, "[WARN] "+p.String())
+	}
+}
+
 // home is the bridge over this env's home.
 func (e *env) home() bridge.Home {
 	return bridge.Home{Layout: e.layout, Now: e.now(), Warn: warnTo(e.stderr)}
@@ -91,8 +102,8 @@ func (e *env) recordsView(root string) records.View {
 	if root != e.layout.RecordsDir() {
 		return nil
 	}
-	if fi, err := os.Stat(e.layout.ReferenceDir()); err != nil || !fi.IsDir() {
-		return nil
+	if h := e.home(); h.HasView() {
+		return h.View()
 	}
-	return e.home().View()
+	return nil
 }
