@@ -193,6 +193,7 @@ func (in *ingester) join(f *viewFile, e entry) error {
 			in.splice(f).render(e, st.rec)
 			return in.update(f, e, st)
 		}
+		in.claimed[st.key()] = false // not this entry's: it keeps an entry of its own
 		in.keep[st.key()] = true
 		return in.create(f, e, in.newID(e), "conflict",
 			fmt.Sprintf("differs from %s: both kept, the entry as a record of its own", in.shown(st.abs)))
