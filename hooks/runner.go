@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -99,8 +100,23 @@ func readInput(ctx context.Context, ev Event, opts Options) Input {
 // call runs h in its own goroutine so that the deadline holds even when h
 // blocks somewhere that ignores ctx (a file on a hung mount, say).
 func call(ctx context.Context, h Handler, env Env, in Input) (Answer, error) {
+	ans, err := untilDone(ctx, func() (Answer, error) { return h(ctx, env, in) })
+	if errors.Is(err, errNoAnswer) {
+		return Answer{}, fmt.Errorf("no answer within the deadline: %w", ctx.Err())
+	}
+	return ans, err
+}
+
+// errNoAnswer is untilDone's error when ctx ended first.
+var errNoAnswer = errors.New("no answer in time")
+
+// untilDone runs fn in its own goroutine and returns its result, or
+// errNoAnswer as soon as ctx ends: fn may be blocked where ctx cannot
+// reach (a SQLite busy wait, a read on a hung mount) and is then left
+// behind. A panic in fn becomes an error.
+func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	type result struct {
-		ans Answer
+		v   T
 		err error
 	}
 	done := make(chan result, 1)
@@ -110,14 +126,15 @@ func call(ctx context.Context, h Handler, env Env, in Input) (Answer, error) {
 				done <- result{err: fmt.Errorf("internal error: %v", r)}
 			}
 		}()
-		ans, err := h(ctx, env, in)
-		done <- result{ans, err}
+		v, err := fn()
+		done <- result{v, err}
 	}()
 	select {
 	case res := <-done:
-		return res.ans, res.err
+		return res.v, res.err
 	case <-ctx.Done():
-		return Answer{}, fmt.Errorf("no answer within the deadline: %w", ctx.Err())
+		var none T
+		return none, errNoAnswer
 	}
 }
 

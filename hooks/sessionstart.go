@@ -2,8 +2,10 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"github.com/zylos/zylos-memory/tiers"
@@ -18,27 +20,58 @@ const contextBudget = ContextLimit - 1
 // database still leaves the agent its core memory and the other way round.
 func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	core, err := tiers.CoreContext(env.Layout)
+	readMore := "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."
+	core, size, err := tiers.CoreContextHead(env.Layout, coreHeadBytes)
 	if err != nil {
 		notes = append(notes, err.Error())
 		core = "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor."
+	} else if size > coreHeadBytes {
+		readMore = fmt.Sprintf("core.md is %d bytes; only its first %d were read, and the counts are of those. %s", size, coreHeadBytes, readMore)
 	}
-	c4, err := c4SessionInit(ctx, env.Layout)
+	c4, err := c4WithinShare(ctx, env.Layout)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
 	startSessionState(ctx, env, in.SessionID, c4)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.Layout.CoreFile()))
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, readMore))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
 }
 
+// coreHeadBytes is as much of core.md as the hook reads: more than fills
+// the context cap (3 bytes per UTF-16 unit at most), so a core.md of any
+// size costs no more than this.
+const coreHeadBytes = 64 << 10
+
+// answerReserve is the part of the hook's deadline kept for answering
+// with core memory after the C4 half had its share.
+const answerReserve = 150 * time.Millisecond
+
+// c4WithinShare is the C4 part of the context, given up once its share of
+// the deadline is spent: a C4 database another process holds locked would
+// otherwise keep the hook busy past its deadline, and the agent would get
+// no core memory either.
+func c4WithinShare(ctx context.Context, l tiers.Layout) (string, error) {
+	share := DefaultDeadline - answerReserve
+	if deadline, ok := ctx.Deadline(); ok {
+		share = time.Until(deadline) - answerReserve
+	}
+	c4ctx, cancel := context.WithTimeout(ctx, share)
+	defer cancel()
+	text, err := untilDone(c4ctx, func() (string, error) { return c4SessionInit(c4ctx, l) })
+	if errors.Is(err, errNoAnswer) {
+		return "", fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), l.C4DB())
+	}
+	return text, err
+}
+
 // fitContext joins core and C4 context below the cap. Core memory comes
 // first and keeps everything but the room the C4 sync trigger needs; the
 // C4 part then gets what is left, its oldest conversations cut first.
-func fitContext(core, c4, coreFile string) string {
+// readMore tells where the rest of a cut core memory is.
+func fitContext(core, c4, readMore string) string {
 	if text := joinContext(core, c4); textLen(text) <= contextBudget {
 		return text
 	}
@@ -47,7 +80,7 @@ func fitContext(core, c4, coreFile string) string {
 		_, _, tail := splitSessionInit(c4)
 		reserve = textLen(essentialC4(tail)) + len("\n\n")
 	}
-	core = tiers.CapContextFor(core, contextBudget-reserve, "Read the rest with the Read tool: "+coreFile+".")
+	core = tiers.CapContextFor(core, contextBudget-reserve, readMore)
 	rest := contextBudget - textLen(core) - len("\n\n")
 	return joinContext(core, fitSessionInit(c4, rest))
 }

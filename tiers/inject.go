@@ -1,6 +1,7 @@
 package tiers
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -33,6 +34,25 @@ const (
 // is missing or empty. Invalid UTF-8 becomes U+FFFD as Node decodes it.
 func CoreContext(l Layout) (string, error) {
 	data, err := regfile.ReadFile(l.CoreFile())
+	return coreText(data, err)
+}
+
+// CoreContextHead is CoreContext from at most limit bytes of core.md, for
+// a caller that caps the text anyway: a runaway core.md (150 MB) then
+// costs no more than its head. A cut head ends on its last whole line, and
+// size is the size of the whole file.
+func CoreContextHead(l Layout, limit int64) (text string, size int64, err error) {
+	head, size, err := regfile.ReadHead(l.CoreFile(), limit)
+	if err == nil && int64(len(head)) < size {
+		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1]
+		}
+	}
+	text, err = coreText(head, err)
+	return text, size, err
+}
+
+func coreText(data []byte, err error) (string, error) {
 	if isMissing(err) {
 		return noCoreText, nil
 	}

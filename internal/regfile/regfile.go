@@ -177,3 +177,30 @@ func ReadFileLimit(path string, limit int64) ([]byte, error) {
 		}
 	}
 }
+
+// ReadHead reads at most n bytes from the start of a regular file, and
+// its whole size: a caller that shows only the start of a file pays for
+// no more than that, however large the file grew.
+func ReadHead(path string, n int64) (head []byte, size int64, err error) {
+	fd, st, err := open(path, syscall.O_RDONLY, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, min(n, st.Size))
+	read := 0
+	for read < len(buf) {
+		m, err := syscall.Read(fd, buf[read:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, 0, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m == 0 {
+			break
+		}
+		read += m
+	}
+	return buf[:read], st.Size, nil
+}

@@ -109,3 +109,21 @@ func TestMissingFileIsNotExist(t *testing.T) {
 		t.Errorf("Check(missing) = %v, want nil", err)
 	}
 }
+
+func TestReadHeadReadsOnlyTheStart(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head, size, err := ReadHead(p, 4)
+	if err != nil || string(head) != "0123" || size != 10 {
+		t.Fatalf("ReadHead(4) = %q, %d, %v", head, size, err)
+	}
+	head, size, err = ReadHead(p, 100)
+	if err != nil || string(head) != "0123456789" || size != 10 {
+		t.Fatalf("ReadHead(100) = %q, %d, %v", head, size, err)
+	}
+	if _, _, err := ReadHead(fifo(t), 4); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("ReadHead(FIFO) = %v", err)
+	}
+}
