@@ -70,8 +70,11 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 		rep = guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
 	}
 	ans := Answer{Message: rep.Warning}
-	if rep.Answer != nil || in.ToolName == "Bash" {
+	if rep.Answer != nil {
 		ans.Output = rep.Answer
+		return ans, nil
+	}
+	if in.ToolName == "Bash" {
 		return ans, nil
 	}
 	// An edit of a reference file is ingested into the records.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
@@ -68,6 +69,51 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 	}
 	return SyncDir(dir)
 }
+
+// WriteFileUnsynced replaces path with data through a temp file and a
+// rename, as WriteFile, but syncs neither: a process killed at any moment
+// leaves the old or the new file. It is for batches of many small files
+// that are flushed once afterwards with SyncAll, where a sync per file
+// would cost a journal commit each.
+func WriteFileUnsynced(path string, data []byte, perm os.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if info, statErr := os.Stat(path); statErr == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("write %s: not a regular file", path)
+		}
+		perm = info.Mode().Perm()
+	}
+	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// SyncAll flushes every file system to disk: the one sync that ends a
+// batch of WriteFileUnsynced.
+func SyncAll() { syscall.Sync() }
 
 // SyncDir fsyncs a directory so that a rename or a new entry in it survives
 // a power loss.
