@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -14,7 +15,7 @@ import (
 // a C4 database simply has no C4 part.
 func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
 	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
-		return db.SessionInit(syncThreshold())
+		return db.SessionInitFor(l.Kind(), syncThreshold(l), filepath.Join(l.ClaudeDir(), "skills"))
 	})
 }
 
@@ -31,11 +32,11 @@ func c4Unsummarized(ctx context.Context, l tiers.Layout) (c4sync.Range, error) {
 // must not fail on its configuration.
 const thresholdEnv = "C4_SYNC_THRESHOLD"
 
-func syncThreshold() int {
+func syncThreshold(l tiers.Layout) int {
 	if n, err := strconv.Atoi(os.Getenv(thresholdEnv)); err == nil && n >= 0 {
 		return n
 	}
-	return c4sync.DefaultThreshold
+	return c4sync.ThresholdFor(l.Kind())
 }
 
 func withC4[T any](ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (T, error)) (T, error) {

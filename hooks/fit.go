@@ -13,9 +13,13 @@ import (
 var recordHeader = lazy.Regexp(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (IN|OUT) \(`)
 
 const (
-	recentHeading  = "[Recent Conversations]"
-	triggerPrefix  = "[Action Required]"
-	readC4Sentence = "Read them with: zylos-memory c4 unsummarized, then zylos-memory c4 fetch --begin <id> --end <id>."
+	recentHeading = "[Recent Conversations]"
+	triggerPrefix = "[Action Required]"
+	// The same parts in a v0.7 home's framing (zylos-core v0.7.1).
+	v07RecentHeading  = "=== RECENT CONVERSATIONS ==="
+	v07RecentEnd      = "=== END RECENT CONVERSATIONS ==="
+	v07TriggerHeading = "=== ACTION REQUIRED ==="
+	readC4Sentence    = "Read them with: zylos-memory c4 unsummarized, then zylos-memory c4 fetch --begin <id> --end <id>."
 )
 
 // fitSessionInit cuts the C4 session-init text to budget characters by
@@ -65,7 +69,7 @@ func splitSessionInit(text string) (head string, records []string, tail string) 
 	var b strings.Builder
 	for ; i < len(lines); i++ {
 		b.WriteString(lines[i])
-		if strings.TrimRight(lines[i], "\n") == recentHeading {
+		if h := strings.TrimRight(lines[i], "\n"); h == recentHeading || h == v07RecentHeading {
 			i++
 			break
 		}
@@ -77,7 +81,7 @@ func splitSessionInit(text string) (head string, records []string, tail string) 
 	var cur strings.Builder
 	for ; i < len(lines); i++ {
 		line := lines[i]
-		if strings.HasPrefix(line, triggerPrefix) {
+		if strings.HasPrefix(line, triggerPrefix) || strings.HasPrefix(line, v07RecentEnd) {
 			break
 		}
 		if recordHeader().MatchString(line) && cur.Len() > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -20,27 +21,25 @@ const contextBudget = ContextLimit - 1
 // database still leaves the agent its core memory and the other way round.
 func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	readMore := "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."
-	core, size, err := tiers.CoreContextHead(env.Layout, coreHeadBytes)
+	core, err := tiers.MemoryPartsHead(env.Layout, coreHeadBytes)
 	if err != nil {
 		notes = append(notes, err.Error())
-		core = "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor."
-	} else if size > coreHeadBytes {
-		readMore = fmt.Sprintf("core.md is %d bytes; only its first %d were read, and the counts are of those. %s", size, coreHeadBytes, readMore)
+		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor.",
+			ReadMore: "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."}}
 	}
 	c4, err := c4WithinShare(ctx, env.Layout)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
 	startSessionState(ctx, env, in.SessionID, c4)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, readMore))
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
 }
 
-// coreHeadBytes is as much of core.md as the hook reads: more than fills
+// coreHeadBytes is as much of core.md (of each v0.7 file) as the hook reads: more than fills
 // the context cap (3 bytes per UTF-16 unit at most), so a core.md of any
 // size costs no more than this.
 const coreHeadBytes = 64 << 10
@@ -67,11 +66,13 @@ func c4WithinShare(ctx context.Context, l tiers.Layout) (string, error) {
 	return text, err
 }
 
-// fitContext joins core and C4 context below the cap. Core memory comes
-// first and keeps everything but the room the C4 sync trigger needs; the
-// C4 part then gets what is left, its oldest conversations cut first.
-// readMore tells where the rest of a cut core memory is.
-func fitContext(core, c4, readMore string) string {
+// fitContext joins the memory parts (core.md, or a v0.7 home's identity,
+// state and references) and the C4 context below the cap. Memory comes
+// first and keeps everything but the room the C4 sync trigger needs, each
+// of its parts cut within its share (tiers.FitParts); the C4 part then
+// gets what is left, its oldest conversations cut first.
+func fitContext(parts []tiers.ContextPart, c4 string) string {
+	core := tiers.FitParts(parts, math.MaxInt)
 	if text := joinContext(core, c4); textLen(text) <= contextBudget {
 		return text
 	}
@@ -80,7 +81,7 @@ func fitContext(core, c4, readMore string) string {
 		_, _, tail := splitSessionInit(c4)
 		reserve = textLen(essentialC4(tail)) + len("\n\n")
 	}
-	core = tiers.CapContextFor(core, contextBudget-reserve, readMore)
+	core = tiers.FitParts(parts, contextBudget-reserve)
 	rest := contextBudget - textLen(core) - len("\n\n")
 	return joinContext(core, fitSessionInit(c4, rest))
 }

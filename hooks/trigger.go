@@ -21,12 +21,13 @@ const (
 // promptTrigger is the `[Action Required]` line for a prompt of the
 // session, or "" when it is not over the threshold or was already said.
 func promptTrigger(ctx context.Context, env Env, sessionID string) (string, error) {
+	threshold := syncThreshold(env.Layout)
 	r, err := c4Unsummarized(ctx, env.Layout)
-	if err != nil || r.Count <= int64(syncThreshold()) {
+	if err != nil || r.Count <= int64(threshold) {
 		return "", err
 	}
 	dir := hookstate.Dir(env.Layout.StateDir(), sessionID)
-	if !triggerDue(dir, r) {
+	if !triggerDue(dir, r, threshold) {
 		return "", nil
 	}
 	rememberTrigger(dir, r)
@@ -34,13 +35,13 @@ func promptTrigger(ctx context.Context, env Env, sessionID string) (string, erro
 }
 
 // triggerDue tells whether r is worth saying again in the session.
-func triggerDue(dir string, r c4sync.Range) bool {
+func triggerDue(dir string, r c4sync.Range, threshold int) bool {
 	begin, okBegin := hookstate.ReadInt(dir, triggerBeginFile)
 	count, okCount := hookstate.ReadInt(dir, triggerCountFile)
 	if !okBegin || !okCount || r.Begin == nil || *r.Begin != begin {
 		return true
 	}
-	return r.Count >= count+int64(max(syncThreshold(), 1))
+	return r.Count >= count+int64(max(threshold, 1))
 }
 
 // rememberTrigger records that r was said; a failure only means it may be
@@ -57,7 +58,7 @@ func rememberTrigger(dir string, r c4sync.Range) {
 // session-start context carries the sync trigger, records it as said.
 func startSessionState(ctx context.Context, env Env, sessionID, c4 string) {
 	hookstate.Prune(env.Layout.StateDir(), time.Now()) // file times are wall-clock times
-	if !strings.Contains(c4, triggerPrefix) {
+	if !strings.Contains(c4, triggerPrefix) && !strings.Contains(c4, v07TriggerHeading) {
 		return
 	}
 	if r, err := c4Unsummarized(ctx, env.Layout); err == nil && r.Count > 0 {

@@ -46,7 +46,7 @@ func zylosCore(t *testing.T, rev string) string {
 }
 
 // extractCore writes the files under paths at rev into a new temp dir.
-func extractCore(t *testing.T, repo, rev string, paths ...string) string {
+func extractCore(t testing.TB, repo, rev string, paths ...string) string {
 	t.Helper()
 	out, err := exec.Command("git", append([]string{"-C", repo, "archive", "--format=tar", rev}, paths...)...).Output()
 	if err != nil {
@@ -77,7 +77,8 @@ func extractCore(t *testing.T, repo, rev string, paths ...string) string {
 
 // nodeSQLite returns a node_modules directory holding better-sqlite3 (the
 // module zylos-core's C4 imports), installing it once per machine and node
-// version into the temp dir from the npm registry; it skips when node or
+// version into the temp dir from the npm registry, with dotenv (the one
+// module zylos-core's memory scripts import); it skips when node or
 // npm is missing or the install fails (no registry).
 func nodeSQLite(t *testing.T) string {
 	t.Helper()
@@ -92,7 +93,7 @@ func nodeSQLite(t *testing.T) string {
 	dir := filepath.Join(os.TempDir(), "zylos-memory-test-node", "better-sqlite3-"+strings.TrimSpace(string(version)))
 	modules := filepath.Join(dir, "node_modules")
 	probe := func() bool {
-		cmd := exec.Command(node, "-e", "require('better-sqlite3')(':memory:').close()")
+		cmd := exec.Command(node, "-e", "require('better-sqlite3')(':memory:').close(); require('dotenv')")
 		cmd.Dir = dir
 		return cmd.Run() == nil
 	}
@@ -121,7 +122,7 @@ func nodeSQLite(t *testing.T) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "better-sqlite3@^12.6.2")
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "better-sqlite3@^12.6.2", "dotenv@^16.6.1")
 	if out, err := cmd.CombinedOutput(); err != nil || !probe() {
 		t.Skipf("better-sqlite3 could not be installed (no npm registry?): %v\n%s", err, lastLines(string(out), 5))
 	}
@@ -136,33 +137,62 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// nodeC4 is one release's comm-bridge scripts, ready to run.
+// nodeC4 is one release's comm-bridge scripts (and, for v0.7.1, its
+// zylos-memory scripts), ready to run.
 type nodeC4 struct {
 	scripts string // .../skills/comm-bridge/scripts
+	memory  string // .../skills/zylos-memory/scripts
 }
 
 func newNodeC4(t *testing.T, rev string) nodeC4 {
+	t.Helper()
+	return newNodeSkills(t, rev, "")
+}
+
+// newNodeSkills extracts the skills into skillsDir (a temp dir when "") as
+// zylos installs them under $ZYLOS_DIR/.claude/skills, so the paths they
+// print are the ones of that home.
+func newNodeSkills(t *testing.T, rev, skillsDir string) nodeC4 {
 	t.Helper()
 	repo := zylosCore(t, rev)
 	modules := nodeSQLite(t)
 	paths := []string{"skills/comm-bridge"}
 	if rev == coreV071 {
-		paths = append(paths, "skills/activity-monitor/scripts/shard-registry.js")
+		paths = append(paths, "skills/activity-monitor/scripts/shard-registry.js", "skills/zylos-memory")
 	}
 	root := extractCore(t, repo, rev, paths...)
-	bridge := filepath.Join(root, "skills", "comm-bridge")
-	if err := os.Symlink(modules, filepath.Join(bridge, "node_modules")); err != nil {
-		t.Fatal(err)
+	if skillsDir == "" {
+		skillsDir = filepath.Join(root, "skills")
+	} else {
+		os.MkdirAll(skillsDir, 0o755)
+		entries, _ := os.ReadDir(filepath.Join(root, "skills"))
+		for _, e := range entries {
+			if err := os.Rename(filepath.Join(root, "skills", e.Name()), filepath.Join(skillsDir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	return nodeC4{scripts: filepath.Join(bridge, "scripts")}
+	for _, skill := range []string{"comm-bridge", "zylos-memory"} {
+		if _, err := os.Stat(filepath.Join(skillsDir, skill)); err == nil {
+			if err := os.Symlink(modules, filepath.Join(skillsDir, skill, "node_modules")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return nodeC4{scripts: filepath.Join(skillsDir, "comm-bridge", "scripts"), memory: filepath.Join(skillsDir, "zylos-memory", "scripts")}
 }
 
-// run runs script with args on the zylos home dir.
+// run runs script with args on the zylos home dir; a script of the
+// memory skill is named "zylos-memory/<script>".
 func (n nodeC4) run(t *testing.T, zylosDir, script string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	path := filepath.Join(n.scripts, script)
+	if name, ok := strings.CutPrefix(script, "zylos-memory/"); ok {
+		path = filepath.Join(n.memory, name)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(n.scripts, script)}, args...)...)
+	cmd := exec.CommandContext(ctx, "node", append([]string{path}, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Dir(zylosDir), "ZYLOS_DIR=" + zylosDir, "TZ=UTC"}
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e

@@ -108,17 +108,34 @@ func OpenRead(l tiers.Layout) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tables int
-	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master
-		WHERE type = 'table' AND name IN ('tasks', 'runs')`).Scan(&tables); err != nil {
+	var tasks, runs bool
+	if err := s.db.QueryRow(`SELECT count(*) FILTER (WHERE name = 'tasks') > 0, count(*) FILTER (WHERE name = 'runs') > 0
+		FROM sqlite_master WHERE type = 'table'`).Scan(&tasks, &runs); err != nil {
 		s.Close()
 		return nil, s.corrupt(err)
 	}
-	if tables < 2 {
+	switch {
+	case !tasks && !runs:
 		s.Close()
 		return openEmpty(path)
+	case !tasks:
+		s.Close()
+		return nil, s.damaged("tasks", "runs")
+	case !runs:
+		s.Close()
+		return nil, s.damaged("runs", "tasks")
 	}
 	return s, nil
+}
+
+// ErrDamaged reports a state DB that SQLite reads but that lacks one of
+// the scheduler's tables: reading it as an empty schedule would hide the
+// tasks or the history still in it.
+var ErrDamaged = errors.New("scheduler state DB is damaged")
+
+func (s *Store) damaged(missing, present string) error {
+	return fmt.Errorf("%w: %s has no %s table but has its %s table (the file was left as it is; the next scheduler command that writes, such as `scheduler run`, recreates the %s table empty)",
+		ErrDamaged, s.path, missing, present, missing)
 }
 
 // openEmpty is an empty schedule in memory, named after the DB it stands

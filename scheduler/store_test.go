@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"crypto/sha256"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -130,6 +131,8 @@ func TestOpenReadWritesNothing(t *testing.T) {
 		{name: "open by a writer", open: true, want: []string{"a", "b"}},
 		{name: "corrupt", setup: func(h *home) { os.WriteFile(DBPath(h.l), []byte("not a database\n"), 0o600) },
 			wantErr: ErrCorrupt},
+		{name: "runs table missing", setup: func(h *home) { dropTable(h, "runs") }, wantErr: ErrDamaged},
+		{name: "tasks table missing", setup: func(h *home) { dropTable(h, "tasks") }, wantErr: ErrDamaged},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,4 +205,15 @@ func stateFiles(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%s %d %x\n", e.Name(), len(data), sha256.Sum256(data))
 	}
 	return b.String()
+}
+
+// dropTable removes a table from the home's state DB, as damage would. A
+// failure shows as OpenRead finding the table still there.
+func dropTable(h *home, table string) {
+	db, err := sql.Open("sqlite3", DBPath(h.l))
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	db.Exec(`DROP TABLE ` + table)
 }

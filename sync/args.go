@@ -3,6 +3,7 @@ package c4sync
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -74,6 +75,9 @@ func WantsUnsummarized(args []string) bool {
 // ParseID parses a conversation id: a whole number, 0 or more.
 func ParseID(s string) (int64, error) {
 	id, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && id > 0 {
+		return 0, fmt.Errorf("%q is past the largest id SQLite can store (%d)", s, int64(math.MaxInt64))
+	}
 	if err != nil || id < 0 {
 		return 0, fmt.Errorf("%q is not a conversation id (a whole number, 0 or more)", s)
 	}

@@ -2,6 +2,7 @@ package c4sync
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,30 @@ func TestCreateSweepsStaleTemps(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("fresh temp database removed")
+	}
+}
+
+func TestCheckpointAfterLargestIDIsRefused(t *testing.T) {
+	db := newDB(t)
+	if _, err := db.CreateCheckpoint(math.MaxInt64, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, end := range []int64{5, math.MaxInt64} {
+		if c, err := db.CreateCheckpoint(end, nil); !errors.Is(err, ErrCheckpointRange) {
+			t.Fatalf("checkpoint %d after the largest id: %+v, %v", end, c, err)
+		}
+	}
+	if _, err := ParseID("9223372036854775808"); err == nil || !strings.Contains(err.Error(), "past the largest id") {
+		t.Fatalf("ParseID past int64: %v", err)
+	}
+}
+
+func TestUnfetchedUpToLargestID(t *testing.T) {
+	l := Ledger{Path: filepath.Join(t.TempDir(), "ledger.json")}
+	if err := l.Record("db", 1, math.MaxInt64); err != nil {
+		t.Fatal(err)
+	}
+	if id, missing, err := l.Unfetched("db", 1, math.MaxInt64); err != nil || missing {
+		t.Fatalf("Unfetched = %d, %v, %v; want the whole range fetched", id, missing, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -81,7 +82,8 @@ type Created struct {
 var ErrCheckpointRange = errors.New("invalid checkpoint range")
 
 // CreateCheckpoint records that conversations up to end are summarized. The
-// start is the previous checkpoint's end + 1; an end below it is refused.
+// start is the previous checkpoint's end + 1; an end below it is refused,
+// and so is any checkpoint after one that ends at SQLite's largest id.
 func (db *DB) CreateCheckpoint(end int64, summary *string) (Created, error) {
 	return db.createCheckpoint(end, summary, nil)
 }
@@ -100,6 +102,12 @@ func (db *DB) createCheckpoint(end int64, summary *string, check guard) (Created
 	err = tx.QueryRow(`SELECT end_conversation_id FROM checkpoints ORDER BY id DESC LIMIT 1`).Scan(&prev)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return Created{}, db.wrap("read checkpoint", err)
+	}
+	switch {
+	case prev.Int64 < 0:
+		return Created{}, fmt.Errorf("%w: the previous checkpoint ends at %d, which is not a conversation id (check the checkpoints table)", ErrCheckpointRange, prev.Int64)
+	case prev.Int64 == math.MaxInt64:
+		return Created{}, fmt.Errorf("%w: the previous checkpoint ends at %d, the largest id SQLite can store; no conversation can follow it", ErrCheckpointRange, prev.Int64)
 	}
 	start := prev.Int64 + 1
 	if end < start {

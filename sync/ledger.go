@@ -65,6 +65,9 @@ func (l Ledger) Unfetched(db string, begin, end int64) (int64, bool, error) {
 	next := begin
 	for _, s := range f.Fetched[db] {
 		if s.Begin <= next && s.End >= next {
+			if s.End >= end {
+				return 0, false, nil
+			}
 			next = s.End + 1
 		}
 	}

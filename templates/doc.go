@@ -2,12 +2,16 @@
 // home, embedded in the binary: the blank memory tier files of seed 002
 // section 3.2 under memory/, and the memory skill instructions (SKILL.md and
 // the CLAUDE.md memory section, written for this binary's commands) under
-// skill/.
+// skill/, and the blank files of the zylos v0.7 layout (identity.md,
+// state.md, references.md, reference/ with ideas.md, users/default/) under
+// memory-v07/, written after the section structure and entry formats of
+// zylos-core v0.7.1.
 package templates
 
 import "embed"
 
-// FS holds memory/ and skill/ with the layout they are installed in.
+// FS holds memory/, memory-v07/ and skill/ with the layout they are
+// installed in.
 //
-//go:embed memory skill
+//go:embed memory memory-v07 skill
 var FS embed.FS

@@ -63,22 +63,51 @@ var seeds = []seed{
 	{"skill/CLAUDE.md", func(l Layout) string { return filepath.Join(l.SkillDir(), "CLAUDE.md") }},
 }
 
-// Init creates the memory directories, seeds the templates and today's
+// v07Seeds are the files of the v0.7 layout, installed under memory/ by
+// their path below templates' memory-v07/.
+var v07Seeds = []string{"identity.md", "state.md", "references.md", "reference/decisions.md",
+	"reference/projects.md", "reference/preferences.md", "reference/ideas.md", "users/default/profile.md"}
+
+// Init creates the memory directories, seeds the templates of the home's
+// layout (Detect; a home without memory files gets DefaultKind) and today's
 // session log, and installs the memory skill files. An existing file is
 // never overwritten, except a template or skill file with force, and then
 // only after a copy was saved under memory/.state/backups/. Today's
 // current.md is never replaced. now must be in the chosen location.
 func Init(l Layout, now time.Time, force bool) (InitReport, error) {
+	return InitKind(l, now, force, l.Kind())
+}
+
+// ErrLayoutMismatch reports an init asked for a layout other than the one
+// the home already has.
+var ErrLayoutMismatch = errors.New("layout mismatch")
+
+// InitKind is Init with the layout chosen: it refuses one that differs
+// from what the home already has, so a core.md is never seeded into a v0.7
+// home nor v0.7's files beside a core.md. The v0.7 layout gets its own
+// files and no skill files of this binary (zylos's zylos-memory skill
+// describes that layout).
+func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error) {
 	var r InitReport
-	for _, dir := range []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()} {
+	if have, found := l.Detect(); found && have != kind {
+		return r, fmt.Errorf("%w: the home at %s has the %s layout, not %s", ErrLayoutMismatch, l.ZylosDir, have, kind)
+	}
+	dirs := []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()}
+	if kind == KindV07 {
+		dirs = []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()}
+	}
+	for _, dir := range dirs {
 		if err := r.makeDir(l, dir); err != nil {
 			return r, err
 		}
 	}
-	for _, s := range seeds {
+	for _, s := range kind.seeds() {
 		data, err := fs.ReadFile(templates.FS, s.template)
 		if err != nil {
 			return r, fmt.Errorf("read template %s: %w", s.template, err)
+		}
+		if err := os.MkdirAll(filepath.Dir(s.target(l)), 0o755); err != nil {
+			return r, fmt.Errorf("create %s: %w", filepath.Dir(s.target(l)), err)
 		}
 		if err := r.install(l, s.target(l), data, force, now); err != nil {
 			return r, err
@@ -86,6 +115,18 @@ func Init(l Layout, now time.Time, force bool) (InitReport, error) {
 	}
 	header := []byte(sessionHeaderPrefix + now.Format("2006-01-02") + "\n\n")
 	return r, r.install(l, l.CurrentSession(), header, false, now)
+}
+
+// seeds are the templates of the layout.
+func (k Kind) seeds() []seed {
+	if k != KindV07 {
+		return seeds
+	}
+	out := make([]seed, 0, len(v07Seeds))
+	for _, rel := range v07Seeds {
+		out = append(out, seed{"memory-v07/" + rel, func(l Layout) string { return filepath.Join(l.MemoryDir(), filepath.FromSlash(rel)) }})
+	}
+	return out
 }
 
 func (r *InitReport) makeDir(l Layout, dir string) error {

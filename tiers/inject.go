@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
@@ -27,6 +28,7 @@ const (
 	FormatV2     = "v2"     // {"additionalContext":...}, as session-start-inject.js
 	FormatClaude = "claude" // the current SessionStart hook answer, capped
 	FormatText   = "text"   // the context as plain text
+	FormatNode   = ""       // the layout's own script: v2 for v2 homes, text for v0.7
 )
 
 // CoreContext is the additionalContext text session-start-inject.js builds:
@@ -65,19 +67,28 @@ func coreText(data []byte, err error) (string, error) {
 	return coreHeader + nodeString(data), nil
 }
 
-// WriteInject prints the core memory context in format (FormatV2,
+// WriteInject prints the memory context in format (FormatNode, FormatV2,
 // FormatClaude or FormatText), one line of JSON for the JSON formats.
+// FormatNode is what the layout's session-start-inject.js prints: the v2
+// JSON line, or the v0.7 sections as text.
 func WriteInject(w io.Writer, l Layout, format string) error {
-	text, err := CoreContext(l)
+	parts, err := MemoryParts(l)
 	if err != nil {
 		return err
 	}
+	if format == FormatNode {
+		format = FormatV2
+		if l.Kind() == KindV07 {
+			format = FormatText
+		}
+	}
+	text := FitParts(parts, math.MaxInt)
 	var out []byte
 	switch format {
 	case FormatV2:
 		out = jsonLine(`{"additionalContext":`, text, "}")
 	case FormatClaude:
-		text = CapContextFor(text, ContextLimit, "Read the rest with the Read tool: "+l.CoreFile()+".")
+		text = FitParts(parts, ContextLimit)
 		out = jsonLine(`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":`, text, "}}")
 	case FormatText:
 		out = []byte(text)

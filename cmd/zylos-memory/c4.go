@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 func init() {
@@ -50,8 +52,8 @@ func c4DBFlag() cli.Flag {
 }
 
 func thresholdFlag() cli.Flag {
-	return &cli.IntFlag{Name: "threshold", Value: c4sync.DefaultThreshold, EnvVars: []string{"C4_SYNC_THRESHOLD"},
-		Usage: "unsummarized count above which a memory sync is requested"}
+	return &cli.IntFlag{Name: "threshold", EnvVars: []string{"C4_SYNC_THRESHOLD"},
+		Usage: "unsummarized count above which a memory sync is requested (default: 30 in a v2 home, 15 in a v0.7 home)"}
 }
 
 // c4Env is what every c4 and sync command needs: the env and the DB path.
@@ -174,11 +176,30 @@ func indentJSON(v any) (string, error) {
 }
 
 func c4SessionInit(c *cli.Context) error {
-	return withDB(c, func(db *c4sync.DB) (string, error) { return db.SessionInit(c.Int("threshold")) })
+	e, err := envFrom(c)
+	if err != nil {
+		return err
+	}
+	kind := e.layout.Kind()
+	return withDB(c, func(db *c4sync.DB) (string, error) {
+		return db.SessionInitFor(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
+	})
 }
 
 func c4ThresholdCheck(c *cli.Context) error {
-	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(c.Int("threshold")) })
+	e, err := envFrom(c)
+	if err != nil {
+		return err
+	}
+	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(threshold(c, e.layout.Kind())) })
+}
+
+// threshold is --threshold or C4_SYNC_THRESHOLD, else the layout's own.
+func threshold(c *cli.Context, kind tiers.Kind) int {
+	if c.IsSet("threshold") {
+		return c.Int("threshold")
+	}
+	return c4sync.ThresholdFor(kind)
 }
 
 // firstUse creates a missing C4 database and says so on stderr (the Node C4

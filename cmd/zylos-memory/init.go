@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -16,25 +17,37 @@ func init() {
 		Flags: []cli.Flag{&cli.BoolFlag{
 			Name:  "force",
 			Usage: "replace templates and skill files that differ, after saving a copy under memory/.state/backups/",
+		}, &cli.StringFlag{
+			Name:  "layout",
+			Usage: "memory layout of a new home: v2 (core.md) or v07 (zylos v0.7: identity.md, state.md, references.md); default: the one the home has, else v2",
 		}},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runInit(e, c.Bool("force"))
+			return runInit(e, c.Bool("force"), c.String("layout"))
 		},
 	})
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool) error {
+func runInit(e *env, force bool, layout string) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
 	}
-	report, err := tiers.Init(e.layout, now, force)
+	kind := e.layout.Kind()
+	if layout != "" {
+		if kind, err = tiers.ParseKind(layout); err != nil {
+			return err
+		}
+	}
+	report, err := tiers.InitKind(e.layout, now, force, kind)
+	if errors.Is(err, tiers.ErrLayoutMismatch) {
+		return err
+	}
 	for _, line := range report.Lines() {
 		fmt.Fprintln(e.stdout, line)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -46,7 +47,7 @@ func runSearch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hits, err := recall.Search(recall.SearchOptions{
+	hits, err := recall.Search(c.Context, recall.SearchOptions{
 		Query: query, Root: root, Layout: e.layout, Now: e.now(),
 		IncludeArchive: c.Bool("include-archive"), IncludeRetired: c.Bool("include-retired"),
 		Limit: c.Int("limit"), Warn: e.stderr,
@@ -73,25 +74,37 @@ func queryAndLateFlags(c *cli.Context) ([]string, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		switch name {
-		case "include-archive", "include-retired", "json":
-			if !hasValue {
-				value = "true"
-			}
-		case "limit", "root":
-			if !hasValue {
-				if i+1 == len(args) {
-					return nil, fmt.Errorf("flag needs an argument: %s", arg)
-				}
-				i++
-				value = args[i]
-			}
-		default:
+		flag := commandFlag(c, name)
+		switch {
+		case flag == nil:
 			return nil, fmt.Errorf("flag provided but not defined: %s", arg)
+		case hasValue:
+		case isBoolFlag(flag):
+			value = "true"
+		case i+1 == len(args):
+			return nil, fmt.Errorf("flag needs an argument: %s", arg)
+		default:
+			i++
+			value = args[i]
 		}
 		if err := c.Set(name, value); err != nil {
 			return nil, fmt.Errorf("%s: %w", arg, err)
 		}
 	}
 	return words, nil
+}
+
+// commandFlag is the flag of c's command named name, or nil.
+func commandFlag(c *cli.Context, name string) cli.Flag {
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+func isBoolFlag(f cli.Flag) bool {
+	_, ok := f.(*cli.BoolFlag)
+	return ok
 }

@@ -133,6 +133,10 @@ func (r Run) Exec(tb testing.TB, args ...string) Result {
 	return res
 }
 
+// Environ is the environment Exec runs the binary with, for tests that
+// start the process themselves.
+func (r Run) Environ() []string { return r.environ() }
+
 func (r Run) environ() []string {
 	home := r.Home
 	if home == "" && r.ZylosDir != "" {

@@ -14,27 +14,43 @@ import (
 // maxInjectCap is the most memories one prompt may receive (seed 003).
 const maxInjectCap = 20
 
-// retrievalSettings are retrieval.enabled and retrieval.max_inject of the
-// root's config. An unreadable config gives the defaults, as in the plugin.
-// max_inject is clamped to [0, 20], not rejected; only a value that is no
-// number at all gives the default and a warning for stderr.
-func retrievalSettings(root string) (enabled bool, maxInject int, warning string) {
+// settings are the retrieval part of a root's config.
+type settings struct {
+	enabled       bool
+	maxInject     int
+	excerptBudget int
+	warning       string // for stderr: a value that is no number
+}
+
+// retrievalSettings are retrieval.enabled, retrieval.max_inject and
+// retrieval.excerpt_chars of the root's config. An unreadable config gives
+// the defaults, as in the plugin. max_inject is clamped to [0, 20], not
+// rejected; only a value that is no number at all gives the default and a
+// warning for stderr. excerpt_chars is clamped to [0, MaxContextBytes].
+func retrievalSettings(root string) settings {
+	def := records.DefaultConfig()
+	s := settings{enabled: def.RetrievalEnabled, maxInject: def.MaxInject, excerptBudget: DefaultExcerptBudget}
 	cfg, err := records.LoadConfig(root)
 	if err != nil {
-		def := records.DefaultConfig()
-		return def.RetrievalEnabled, def.MaxInject, ""
+		return s
 	}
-	def := records.DefaultConfig().MaxInject
+	s.enabled, s.maxInject = cfg.RetrievalEnabled, cfg.MaxInject
 	ret, _ := cfg.Raw["retrieval"].(map[string]any)
-	raw, ok := ret["max_inject"]
-	if !ok {
-		return cfg.RetrievalEnabled, cfg.MaxInject, ""
+	if raw, ok := ret["max_inject"]; ok {
+		n, err := toInt(raw)
+		if err != nil {
+			s.maxInject = def.MaxInject
+			s.warning = fmt.Sprintf("[WARN] Invalid max_inject value: %v; using default %d", raw, def.MaxInject)
+		} else {
+			s.maxInject = min(max(n, 0), maxInjectCap)
+		}
 	}
-	n, err := toInt(raw)
-	if err != nil {
-		return cfg.RetrievalEnabled, def, fmt.Sprintf("[WARN] Invalid max_inject value: %v; using default %d", raw, def)
+	if raw, ok := ret["excerpt_chars"]; ok {
+		if n, err := toInt(raw); err == nil {
+			s.excerptBudget = min(max(n, 0), MaxContextBytes)
+		}
 	}
-	return cfg.RetrievalEnabled, min(max(n, 0), maxInjectCap), ""
+	return s
 }
 
 // toInt accepts what Python's int() accepts from JSON: a number

@@ -1,10 +1,6 @@
 package recall
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -53,27 +49,8 @@ func buildExcerpt(file, category string) (*Excerpt, error) {
 	}
 	for _, k := range categoryKeyFields[category] {
 		if v, ok := r.Content[k]; ok && v != nil {
-			ex.KeyFields[k] = records.Truncate(fieldText(v), maxKeyFieldRunes)
+			ex.KeyFields[k] = records.Truncate(records.FieldText(v), maxKeyFieldRunes)
 		}
 	}
 	return ex, nil
-}
-
-// fieldText renders a content value as one line: lists joined with "; ",
-// objects as compact JSON.
-func fieldText(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		parts := make([]string, 0, len(v))
-		for _, x := range v {
-			parts = append(parts, fieldText(x))
-		}
-		return strings.Join(parts, "; ")
-	case float64, bool:
-		return fmt.Sprint(v)
-	}
-	data, _ := json.Marshal(v)
-	return string(data)
 }

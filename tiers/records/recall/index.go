@@ -25,12 +25,6 @@ func indexEntries(text string, keep func(records.IndexLine) bool) []records.Entr
 	return out
 }
 
-// indexLineAt splits the line of text that starts at offset at.
-func indexLineAt(text string, at int) records.IndexLine {
-	l, _ := records.SplitIndexLine(lineAt(text, at))
-	return l
-}
-
 // readIndexRebuilding reads the index of root, rebuilding it first when it
 // is missing but the root exists (the index is derived from the files).
 func readIndexRebuilding(root string, warn func(string), keep func(records.IndexLine) bool) ([]records.Entry, error) {

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -27,9 +26,5 @@ func TestIndexEntries(t *testing.T) {
 	got := indexEntries(text, func(l records.IndexLine) bool { return l.Category == "decision" })
 	if want := []records.Entry{all[0], all[2]}; !reflect.DeepEqual(got, want) {
 		t.Errorf("decisions:\n got %#v\nwant %#v", got, want)
-	}
-	at := strings.Index(text, "- [RUNBOOK]")
-	if l := indexLineAt(text, at); l.Display != "RUNBOOK" || l.Title != "a -> b" || l.Path != "runbooks/c.json" {
-		t.Errorf("indexLineAt(%d) = %#v", at, l)
 	}
 }

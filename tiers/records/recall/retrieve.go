@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -65,114 +66,133 @@ func ParseHookInput(data []byte) (in HookInput, ok bool) {
 
 // Retrieve returns the <memory-context> block of the memories most related
 // to the prompt, or "" when there is nothing to inject (a short prompt,
-// retrieval disabled, max_inject 0, no match...). Only a cancelled context
-// is an error: every other problem degrades to fewer memories, because a
-// hook must never stand between the user and the agent.
+// retrieval disabled, max_inject 0, no match...): up to max_inject records
+// and reference entries in the plugin's line format, then the best
+// session, archive and C4 excerpts within the excerpt budget. Only a
+// cancelled context is an error: every other problem (an index locked or
+// damaged beyond the deadline) degrades to fewer memories, because a hook
+// must never stand between the user and the agent.
 func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if utf8.RuneCountInString(strings.TrimSpace(opts.Prompt)) < minPromptLen {
 		return "", nil
 	}
-	limit := maxInjectCap
+	set := records.DefaultConfig()
+	limit, budget := set.MaxInject, DefaultExcerptBudget
 	if isDir(opts.Root) {
-		enabled, n, warning := retrievalSettings(opts.Root)
-		if warning != "" && opts.Warn != nil {
-			fmt.Fprintln(opts.Warn, warning)
+		s := retrievalSettings(opts.Root)
+		if s.warning != "" && opts.Warn != nil {
+			fmt.Fprintln(opts.Warn, s.warning)
 		}
-		if !enabled || n == 0 {
+		if !s.enabled || s.maxInject == 0 {
 			return "", nil
 		}
-		limit = n
-	} else {
-		limit = records.DefaultConfig().MaxInject
+		limit, budget = s.maxInject, s.excerptBudget
 	}
-	tokens := Tokenize(opts.Prompt)
-	if len(tokens) == 0 {
+	if _, err := fulltext.Terms(opts.Prompt); err != nil {
 		return "", nil
 	}
-	q := newQuery(tokens)
-	// Hits below the best deepCheckTop+limit of their source can never
-	// be shown: at most deepCheckTop of those above them are dropped.
-	best := deepCheckTop + limit
-	hits := recordHits(opts.Root, q, nil, best)
-	if err := ctx.Err(); err != nil {
-		return "", err
+	h := fulltext.HomeOf(opts.Layout, opts.Root)
+	ix, _, err := fulltext.OpenFresh(ctx, h, fulltext.Options{BusyTimeout: busyTimeout(ctx), NoWaitUpdate: true})
+	if err != nil {
+		return "", ctx.Err()
 	}
-	hits = append(hits, referenceHits(opts.Layout, false, q, best)...)
-	if err := ctx.Err(); err != nil {
-		return "", err
+	defer ix.Close()
+	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now})
+	if err != nil {
+		return "", ctx.Err()
 	}
-	ranked := rank(hits, opts.Now, limit)
-	if len(ranked) == 0 {
+	var memories, excerpts []fulltext.Hit
+	for _, hit := range hits {
+		switch {
+		case hit.Tier == fulltext.TierRecords || hit.Tier == fulltext.TierReference:
+			if len(memories) < limit {
+				memories = append(memories, hit)
+			}
+		case len(excerpts) < maxExcerpts:
+			excerpts = append(excerpts, hit)
+		}
+	}
+	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
 	}
 	attrs := ""
 	if isDir(opts.Root) {
 		attrs = descriptionsAttr(opts.Root)
 	}
-	return formatContext(opts.Root, attrs, ranked), nil
+	return formatContext(opts.Root, attrs, memories, excerpts, budget), nil
 }
 
-// recordHits are the index entries that match the query, scored, in
-// index order. No root or no index means no records. With best > 0 only
-// the best that many are returned: a hit below them can never be shown
-// (see rank), and building ten thousand hits for a hook process that shows
-// twenty cost more than the scoring. So a line is only scored on the first
-// pass, its tags parsed into a buffer on the stack.
-func recordHits(root string, q query, warn func(string), best int) []Hit {
-	if hits, ok := mappedRecordHits(root, q, best); ok {
-		return hits
+// DefaultExcerptBudget is how many characters of session, archive and C4
+// excerpts one prompt may receive, unless retrieval.excerpt_chars says
+// otherwise.
+const DefaultExcerptBudget = 1500
+
+// excerptCandidates is how many hits beyond max_inject are ranked so that
+// excerpts compete with records; maxExcerpts bounds the excerpts shown.
+const (
+	excerptCandidates = 8
+	maxExcerpts       = 5
+)
+
+// busyTimeout is the longest a retrieval waits for another process's
+// lock on the index: a fifth of what is left before the deadline.
+func busyTimeout(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return max(time.Until(dl)/5, time.Millisecond)
 	}
-	text, err := readIndexText(root, warn)
-	if err != nil {
-		return nil
-	}
-	return indexHits(root, text, q, best)
+	return time.Second
 }
 
-// indexHits are recordHits of an index text; their strings point into it.
-func indexHits(root, text string, q query, best int) []Hit {
-	matches := q.bestLines(text, best, func(line string) (points, prio int) {
-		l, ok := records.SplitIndexLine(line)
-		if !ok {
-			return 0, 0
-		}
-		var buf [8]string
-		return q.score(l.Title, l.AppendTags(buf[:0])), priority(l.Display)
-	})
-	hits := make([]Hit, len(matches))
-	for n, m := range matches {
-		l := indexLineAt(text, int(m.i))
-		hits[n] = Hit{Category: l.Display, Title: l.Title, Path: l.Path,
-			Tags: l.AppendTags(nil), Score: int(m.score), root: root}
-	}
-	return hits
-}
-
-// formatContext renders the block the hook prints. Titles, tags and paths
-// are sanitized again here: the index is a file anyone can edit. Lines
-// that would take the block past MaxContextBytes are left out. attrs are
-// further attributes of the opening tag (the category descriptions).
-func formatContext(root, attrs string, hits []Hit) string {
+// formatContext renders the block the hook prints. Titles, tags, excerpts
+// and paths are sanitized: any file of memory may have been written by
+// hand. Lines that would take the block past MaxContextBytes are left out;
+// excerpts stop at the budget. attrs are further attributes of the opening
+// tag (the category descriptions).
+func formatContext(root, attrs string, memories, excerpts []fulltext.Hit, budget int) string {
 	const closing = "</memory-context>\n"
 	var b strings.Builder
 	fmt.Fprintf(&b, "<memory-context source=\"%s/\"%s>\n", injectSafePath(citePath(records.Base(root), root)), attrs)
-	for _, h := range hits {
-		line := contextLine(h)
-		if b.Len()+len(line)+len(closing) > MaxContextBytes {
+	add := func(line string) {
+		if b.Len()+len(line)+len(closing) <= MaxContextBytes {
+			b.WriteString(line)
+		}
+	}
+	for _, h := range memories {
+		add(memoryLine(h))
+	}
+	used := 0
+	for _, h := range excerpts {
+		line := excerptLine(h)
+		if used+len(line) > budget {
 			continue
 		}
-		b.WriteString(line)
+		used += len(line)
+		add(line)
 	}
 	b.WriteString(closing)
 	return b.String()
 }
 
-func contextLine(h Hit) string {
-	line := fmt.Sprintf("- [%s] %s -> %s", h.Category, injectSafe(h.Title), injectSafePath(h.Path))
+// memoryLine is a record or reference entry in the plugin's format.
+func memoryLine(h fulltext.Hit) string {
+	path := h.Path
+	if h.Tier != fulltext.TierRecords {
+		path = fmt.Sprintf("%s#L%d", h.Path, h.Line)
+	}
+	line := fmt.Sprintf("- [%s] %s -> %s", h.Category, injectSafe(h.Title), injectSafePath(path))
 	if tags := safeTags(h.Tags); len(tags) > 0 {
 		line += " #tags:" + strings.Join(tags, ",")
 	}
 	return line + "\n"
+}
+
+// excerptLine is a session, archive or C4 excerpt: where and when, what.
+func excerptLine(h fulltext.Hit) string {
+	label := strings.ToUpper(h.Tier)
+	if h.Date != "" {
+		label += " " + h.Date
+	}
+	return fmt.Sprintf("- [%s] %s -> %s\n", label, injectSafe(oneLine(h.Excerpt)), injectSafePath(h.Cite))
 }
 
 func safeTags(tags []string) []string {

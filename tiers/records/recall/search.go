@@ -1,90 +1,98 @@
 package recall
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // DefaultSearchLimit is how many results search shows without --limit.
 const DefaultSearchLimit = 10
 
-// SearchOptions are the inputs of an on-demand search.
+// SearchOptions are the inputs of `records search`.
 type SearchOptions struct {
 	Query  string
 	Root   string
 	Layout tiers.Layout
 	Now    time.Time
 	// IncludeArchive adds archived records and the markdown archive;
-	// IncludeRetired adds retired records. Both cost a read of every record
-	// file, which is why retrieval never does it.
+	// IncludeRetired adds retired records and superseded decisions.
 	IncludeArchive bool
 	IncludeRetired bool
 	Limit          int
 	Warn           io.Writer
 }
 
-// Search ranks active records, the reference tier and, on request, retired
-// and archived records and the markdown archive, by the retrieval score.
-func Search(opts SearchOptions) ([]Hit, error) {
-	tokens := Tokenize(opts.Query)
-	if len(tokens) == 0 {
-		return nil, fmt.Errorf("query %q has no searchable words (3+ letters, not stop words)", opts.Query)
-	}
-	q := newQuery(tokens)
-	hits := recordHits(opts.Root, q, warnFunc(opts.Warn), 0)
-	if opts.IncludeArchive || opts.IncludeRetired {
-		hits = append(hits, q.scoreHits(inactiveHits(opts))...)
-	}
-	hits = append(hits, referenceHits(opts.Layout, opts.IncludeRetired, q, 0)...)
+// Hit is one memory `records search` lists: a record or a markdown entry.
+type Hit struct {
+	Category string   `json:"category"`
+	Title    string   `json:"title"`
+	Path     string   `json:"path"` // as cited: relative record path, or file.md#Lline
+	Tags     []string `json:"tags,omitempty"`
+	Status   string   `json:"status,omitempty"` // retired or archived; omitted when active
+	Score    int      `json:"score"`            // BM25 relevance times ten, rounded, at least 1
+}
+
+// Search is `records search`: the records and the reference tier (and,
+// on request, the archive) ranked by the recall index, in the answer
+// format records search has always had.
+func Search(ctx context.Context, opts SearchOptions) ([]Hit, error) {
+	q := fulltext.Query{Text: opts.Query, Tiers: []string{fulltext.TierRecords, fulltext.TierReference},
+		IncludeRetired: opts.IncludeRetired, IncludeArchived: opts.IncludeArchive, Limit: opts.Limit, Now: opts.Now}
 	if opts.IncludeArchive {
-		hits = append(hits, archiveHits(opts.Layout, opts.IncludeRetired, q)...)
+		q.Tiers = append(q.Tiers, fulltext.TierArchive)
 	}
-	return rank(hits, opts.Now, opts.Limit), nil
-}
-
-// inactiveHits are the retired and/or archived records, found by reading
-// every record file since the index lists active records only.
-func inactiveHits(opts SearchOptions) []Hit {
-	if !isDir(opts.Root) {
-		return nil
-	}
-	scanned, err := records.Scan(opts.Root, false, warnFunc(opts.Warn))
+	found, err := searchIndex(ctx, fulltext.HomeOf(opts.Layout, opts.Root), q, opts.Warn)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	var hits []Hit
-	for _, s := range scanned {
-		st := s.Record.Status()
-		if st == records.StatusRetired && opts.IncludeRetired || st == records.StatusArchived && opts.IncludeArchive {
-			e := records.EntryOf(opts.Root, s.Abs, s.Record)
-			hits = append(hits, Hit{Category: records.Display(e.Category), Title: e.Title,
-				Path: e.Path, Tags: e.Tags, Status: st})
+	hits := make([]Hit, 0, len(found))
+	for _, f := range found {
+		h := Hit{Category: f.Category, Title: f.Title, Path: f.Path, Tags: f.Tags, Score: max(1, int(math.Round(f.Score*10)))}
+		if f.Tier != fulltext.TierRecords {
+			h.Path = fmt.Sprintf("%s#L%d", f.Path, f.Line)
 		}
+		if f.Status != records.StatusActive {
+			h.Status = f.Status
+		}
+		if h.Title == "" {
+			h.Title = f.Excerpt
+		}
+		hits = append(hits, h)
 	}
-	return hits
+	return hits, nil
 }
 
-// archiveHits are the entries of the markdown archive, any depth below it.
-func archiveHits(l tiers.Layout, withRetired bool, q query) []Hit {
-	var hits []Hit
-	_ = filepath.WalkDir(l.ArchiveDir(), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != l.ArchiveDir() {
-				return filepath.SkipDir
-			}
-			hits = append(hits, markdownHits(p, l.ZylosDir, withRetired, q)...)
+// searchIndex opens the index fresh and runs q; a query with nothing to
+// search for is said as such.
+func searchIndex(ctx context.Context, h fulltext.Home, q fulltext.Query, warn io.Writer) ([]fulltext.Hit, error) {
+	if _, err := fulltext.Terms(q.Text); err != nil {
+		return nil, fmt.Errorf("query %q: %w", q.Text, err)
+	}
+	ix, warnings, err := fulltext.OpenFresh(ctx, h, fulltext.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	if warn != nil {
+		for _, w := range warnings {
+			fmt.Fprintln(warn, "zylos-memory: warning:", w)
 		}
-		return nil
-	})
-	return hits
+	}
+	hits, err := ix.Search(ctx, q)
+	if errors.Is(err, fulltext.ErrNoTerms) {
+		return nil, fmt.Errorf("query %q: %w", q.Text, err)
+	}
+	return hits, err
 }
 
 // WriteSearch prints ranked hits as text (one per line, best first) or as
@@ -110,10 +118,13 @@ func WriteSearch(w io.Writer, query string, hits []Hit, asJSON bool) error {
 	fmt.Fprintf(w, "%d %s %q\n", len(hits), noun, query)
 	for _, h := range hits {
 		status := ""
-		if h.Status != "" && h.Status != records.StatusActive {
+		if h.Status != "" {
 			status = " (" + h.Status + ")"
 		}
 		fmt.Fprintf(w, "%3d  [%s] %s -> %s%s\n", h.Score, h.Category, records.SanitizeTitle(h.Title), h.Path, status)
 	}
 	return nil
 }
+
+// oneLine folds whitespace runs into single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -65,23 +65,3 @@ func lowerByte(b byte) byte {
 	}
 	return b
 }
-
-// equalFold reports whether the ASCII word w is tok, a lower-case token,
-// in any case.
-func equalFold(w, tok string) bool {
-	return len(w) == len(tok) && hasPrefixFold(w, tok)
-}
-
-// hasPrefixFold reports whether the ASCII word w starts with tok, a
-// lower-case token, in any case.
-func hasPrefixFold(w, tok string) bool {
-	if len(w) < len(tok) {
-		return false
-	}
-	for i := 0; i < len(tok); i++ {
-		if lowerByte(w[i]) != tok[i] {
-			return false
-		}
-	}
-	return true
-}

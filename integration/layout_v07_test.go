@@ -1,0 +1,128 @@
+package integration
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// v07Tree writes a zylos v0.7 memory tree: the three injected files (the
+// given contents; "" leaves a file out) and the rest of the layout.
+func v07Tree(tb testing.TB, identity, state, references string) string {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "zylos")
+	files := map[string]string{
+		"memory/identity.md":               identity,
+		"memory/state.md":                  state,
+		"memory/references.md":             references,
+		"memory/reference/ideas.md":        "# Ideas\n\n(No ideas yet.)\n",
+		"memory/users/default/profile.md":  "# User Profile: Ada\n",
+		"memory/sessions/current.md":       "# Session Log: 2026-03-15\n\n",
+		"memory/reference/decisions.md":    "# Decisions Log\n\n(No decisions yet.)\n",
+		"memory/reference/projects.md":     "# Projects\n\n## Active\n\n## Completed\n",
+		"memory/reference/preferences.md":  "# Shared Preferences\n",
+		".claude/skills/telegram/.keep":    "",
+		"memory/archive/.gitkeep":          "",
+		"memory/sessions/2026-03-14.md":    "# Session Log: 2026-03-14\n\n**09:00** - started\n",
+		"memory/reference/.hidden-note.md": "skipped\n",
+	}
+	for rel, content := range files {
+		if content == "" && strings.HasSuffix(rel, ".md") && !strings.Contains(rel, "/.") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const (
+	sampleIdentity   = "# Identity\n\n## Who I Am\nI am Zylos.\n\n## Principles\n- Honesty over comfort\n"
+	sampleState      = "# Active State\n\nLast updated: 2026-03-15\n\n## Current Focus\nShipping the installer.\n"
+	sampleReferences = "# References\n\n## Key Paths\n- Memory: ~/zylos/memory/\n"
+)
+
+// TestV07Init: init seeds the layout a home has; a new home gets the one
+// asked for; a core.md never lands in a v0.7 home.
+func TestV07Init(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zylos")
+	r := testutil.Run{ZylosDir: dir}
+	got := transcript(t, r, args("init --layout v07"), args("init"), args("init --layout v2"), args("init --layout v3"))
+	partial := v07Tree(t, sampleIdentity, "", "")
+	os.RemoveAll(filepath.Join(partial, "memory", "reference"))
+	got = append(got, transcript(t, testutil.Run{ZylosDir: partial}, args("init"))...)
+	testutil.Golden(t, "testdata/v07/init.golden", got)
+	for _, home := range []string{dir, partial} {
+		if _, err := os.Stat(filepath.Join(home, "memory", "core.md")); !os.IsNotExist(err) {
+			t.Errorf("core.md seeded into the v0.7 home %s", home)
+		}
+		if _, err := os.Stat(filepath.Join(home, "memory", "users", "default", "profile.md")); err != nil {
+			t.Errorf("no users/default/profile.md in %s: %v", home, err)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(partial, "memory", "identity.md")); string(data) != sampleIdentity {
+		t.Errorf("init overwrote identity.md: %q", data)
+	}
+}
+
+// TestV07SessionStart holds what a v0.7 home injects: the three sections,
+// the C4 part in v0.7.1's framing and its threshold (15), and the hook
+// answer in the same contract as a v2 home.
+func TestV07SessionStart(t *testing.T) {
+	dir := v07Tree(t, sampleIdentity, sampleState, "")
+	dbPath := filepath.Join(dir, "comm-bridge", "c4.db")
+	r := testutil.Run{ZylosDir: dir}
+	r.Exec(t, "c4", "init")
+	db := rawDB(t, dbPath)
+	insertConvs(t, db, numbered(15))
+	db.Close()
+	got := transcript(t, r, args("inject"), args("inject --format v2"), args("c4 session-init"), args("c4 threshold-check"))
+	db = rawDB(t, dbPath)
+	insertConvs(t, db, numbered(1))
+	db.Close()
+	got = append(got, transcript(t, r, args("c4 session-init"), args("c4 threshold-check"), args("c4 session-init --threshold 16"))...)
+	r.Env = []string{"C4_SYNC_THRESHOLD=20"}
+	got = append(got, transcript(t, r, args("c4 threshold-check"))...)
+	r.Env, r.Stdin = nil, `{"hook_event_name":"SessionStart","source":"startup","session_id":"s1"}`
+	got = append(got, transcript(t, r, args("hook session-start"))...)
+	testutil.Golden(t, "testdata/v07/session-start.golden", got)
+}
+
+// TestV07SessionStartBudgets: an 18 KB identity.md and a 12 KB state.md are
+// each cut within their share, with a marker naming the file; the answer
+// stays under Claude Code's 10,000 characters.
+func TestV07SessionStartBudgets(t *testing.T) {
+	line := strings.Repeat("x", 99) + "\n"
+	dir := v07Tree(t, "# Identity\n"+strings.Repeat(line, 180), "# Active State\n"+strings.Repeat(line, 120), sampleReferences)
+	r := testutil.Run{ZylosDir: dir, Stdin: `{"hook_event_name":"SessionStart","source":"startup"}`}
+	for _, cmd := range [][]string{args("hook session-start"), args("inject --format claude")} {
+		res := r.Exec(t, cmd...)
+		var ans struct {
+			HookSpecificOutput struct {
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(res.Stdout), &ans); err != nil {
+			t.Fatalf("%v: %v\n%s", cmd, err, res.Stdout)
+		}
+		text := ans.HookSpecificOutput.AdditionalContext
+		if n := len(utf16.Encode([]rune(text))); n >= 10000 {
+			t.Errorf("%v: %d characters", cmd, n)
+		}
+		for _, want := range []string{"Read the rest with the Read tool: " + filepath.Join(dir, "memory", "identity.md"),
+			"Read the rest with the Read tool: " + filepath.Join(dir, "memory", "state.md"),
+			"=== REFERENCES ===\n# References\n\n## Key Paths\n- Memory: ~/zylos/memory/\n=== END REFERENCES ==="} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%v: no %q", cmd, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// stormSize is how many prompt hooks a storm starts at once.
+const stormSize = 200
+
+// BenchmarkHookStorm200 starts 200 user-prompt-submit hooks at once on a
+// home with session logs, records and a C4 database, and reports the p50
+// and p99 of their wall times and how many answered nothing (each should
+// answer: every prompt matches memory). The hook's own deadline is 800 ms.
+func BenchmarkHookStorm200(b *testing.B) {
+	zylos := stormHome(b)
+	bin := testutil.Binary(b)
+	env := testutil.Run{ZylosDir: zylos}.Environ()
+	var all []time.Duration
+	empty := 0
+	for b.Loop() {
+		times, silent := storm(b, bin, env)
+		all = append(all, times...)
+		empty += silent
+	}
+	slices.Sort(all)
+	b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
+	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
+	b.ReportMetric(float64(empty)/float64(b.N), "empty/storm")
+}
+
+// storm runs stormSize hooks together and returns their wall times and
+// how many printed no context.
+func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
+	var wg sync.WaitGroup
+	times := make([]time.Duration, stormSize)
+	silent := make([]bool, stormSize)
+	start := make(chan struct{})
+	for i := range stormSize {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "hook", "user-prompt-submit")
+			cmd.Env = env
+			cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"prompt":"what did we decide about the kafka consumer lag on day %d?"}`, i))
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			<-start
+			t0 := time.Now()
+			if err := cmd.Run(); err != nil {
+				b.Error(err)
+			}
+			times[i] = time.Since(t0)
+			silent[i] = !strings.Contains(out.String(), "kafka")
+		}()
+	}
+	close(start)
+	wg.Wait()
+	n := 0
+	for _, s := range silent {
+		if s {
+			n++
+		}
+	}
+	return times, n
+}
+
+// stormHome is a home of a month of session logs, 1,000 records and a C4
+// database, its search index built.
+func stormHome(tb testing.TB) string {
+	zylos := hookHome(tb, 1000)
+	for d := 1; d <= 30; d++ {
+		var log strings.Builder
+		fmt.Fprintf(&log, "# Session Log: 2026-02-%02d\n\n", d)
+		for i := range 100 {
+			fmt.Fprintf(&log, "**%02d:%02d** - worked on item %d of the kafka consumer and the billing queue\n", 8+i/10, i%60, i)
+		}
+		path := filepath.Join(zylos, "memory", "sessions", fmt.Sprintf("2026-02-%02d.md", d))
+		if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(tb, "reindex"); res.Code != 0 {
+		tb.Fatalf("reindex: %+v", res)
+	}
+	return zylos
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkHookVsEmptyProgram times, in one run, an empty statically
+// linked cgo Go program and the user-prompt-submit hook on a typical home,
+// each as a whole process, and reports their ratio (target: at most 2).
+func BenchmarkHookVsEmptyProgram(b *testing.B) {
+	empty := emptyCgoProgram(b)
+	zylos := stormHome(b)
+	run := testutil.Run{ZylosDir: zylos, Stdin: `{"prompt":"what did we decide about the kafka consumer lag?"}`}
+	if res := run.Exec(b, "hook", "user-prompt-submit"); !strings.Contains(res.Stdout, "kafka") {
+		b.Fatalf("hook answered %+v", res)
+	}
+	var emptyTime, hookTime time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if out, err := exec.Command(empty).CombinedOutput(); err != nil {
+			b.Fatal(err, string(out))
+		}
+		t1 := time.Now()
+		run.Exec(b, "hook", "user-prompt-submit")
+		emptyTime += t1.Sub(t0)
+		hookTime += time.Since(t1)
+	}
+	b.ReportMetric(ms(emptyTime)/float64(b.N), "empty-ms")
+	b.ReportMetric(ms(hookTime)/float64(b.N), "hook-ms")
+	b.ReportMetric(float64(hookTime)/float64(emptyTime), "ratio")
+}
+
+// emptyCgoProgram builds a main that calls one C function and does
+// nothing else, linked as the binary is, and returns its path.
+func emptyCgoProgram(b *testing.B) string {
+	dir := b.TempDir()
+	src := "package main\n\n// static int zero(void) { return 0; }\nimport \"C\"\n\nfunc main() { C.zero() }\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module empty\n\ngo 1.22\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(dir, "empty")
+	cmd := exec.Command("go", "build", "-tags", testutil.BuildTags, "-ldflags", testutil.BuildLDFlags, "-o", bin, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build the empty program: %v\n%s", err, out)
+	}
+	return bin
+}

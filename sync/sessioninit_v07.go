@@ -1,0 +1,115 @@
+package c4sync
+
+import (
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// V07Threshold is zylos-core v0.7.1's CHECKPOINT_THRESHOLD: a v0.7 home
+// asks for a sync above 15 unsummarized conversations, a v2 home above
+// DefaultThreshold.
+const V07Threshold = 15
+
+// ThresholdFor is the sync threshold of a layout.
+func ThresholdFor(kind tiers.Kind) int {
+	if kind == tiers.KindV07 {
+		return V07Threshold
+	}
+	return DefaultThreshold
+}
+
+// SessionInitFor is the session-init text in the framing of the home's
+// layout: the v2-era lines for a v2 home, v0.7.1's `=== LABEL ===`
+// sections for a v0.7 home. skillsDir is where zylos's comm-bridge skill
+// lives, for the reply routes v0.7.1 shows under inbound messages.
+func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (string, error) {
+	if kind != tiers.KindV07 {
+		return db.SessionInit(threshold)
+	}
+	cp, err := db.LatestCheckpoint()
+	if err != nil {
+		return "", err
+	}
+	r, err := db.rangeAfter(cp.EndOrZero())
+	if err != nil {
+		return "", err
+	}
+	var sections []string
+	switch {
+	case cp == nil:
+	case cp.Summary != nil && *cp.Summary != "":
+		sections = append(sections, tiers.FormatSection("LAST CHECKPOINT SUMMARY", *cp.Summary))
+	default:
+		sections = append(sections, tiers.FormatSection("LAST CHECKPOINT",
+			fmt.Sprintf("(no summary — checkpoint #%d, %s)", cp.ID, cp.Timestamp)))
+	}
+	if r.Count == 0 {
+		sections = append(sections, tiers.FormatSection("RECENT CONVERSATIONS", "No new conversations since last checkpoint."))
+		return strings.Join(sections, "\n\n") + "\n", nil
+	}
+	over := r.Count > int64(threshold)
+	limit := r.Count
+	if over {
+		limit = recentCount
+	}
+	recs, err := db.agentRecords(cp.EndOrZero(), limit, skillsDir)
+	if err != nil {
+		return "", err
+	}
+	sections = append(sections, tiers.FormatSection("RECENT CONVERSATIONS", recs))
+	if over {
+		sections = append(sections, tiers.FormatSection("ACTION REQUIRED", fmt.Sprintf(
+			"There are %d unsummarized conversations (conversation id %d ~ %d). Please use zylos-memory skill to process them.",
+			r.Count, *r.Begin, *r.End)))
+	}
+	return strings.Join(sections, "\n\n") + "\n", nil
+}
+
+// legacyReplyRoute finds a reply route a message was stored with (the
+// v2-era intake), which v0.7.1 does not repeat.
+var legacyReplyRoute = lazy.Regexp(`---- reply via: node\b.*\bc4-send\.js\b`)
+
+// agentRecords renders the newest limit conversations after the checkpoint
+// as v0.7.1 shows them to the agent: the records of `c4 fetch`, an inbound
+// message with an endpoint followed by its reply route. Messages stay whole
+// (v0.7.1's session-start shard does not spill them to attachments; the
+// hook cuts oldest records first instead).
+func (db *DB) agentRecords(after, limit int64, skillsDir string) (string, error) {
+	rows, err := db.sql.Query(`SELECT id, COALESCE(CAST(timestamp AS TEXT), ''), direction, COALESCE(channel, ''),
+ COALESCE(endpoint_id, ''), COALESCE(CAST(content AS TEXT), '') FROM conversations WHERE id > ? ORDER BY id DESC LIMIT ?`, after, limit)
+	if err != nil {
+		return "", db.wrap("fetch conversations", err)
+	}
+	defer rows.Close()
+	var recs []string
+	for rows.Next() {
+		var id int64
+		var ts, dir, channel, endpoint string
+		var content sql.RawBytes
+		if err := rows.Scan(&id, &ts, &dir, &channel, &endpoint, &content); err != nil {
+			return "", db.wrap("fetch conversations", err)
+		}
+		text := string(content)
+		label, target := "OUT", channel
+		if dir == "in" {
+			label = "IN"
+		}
+		if endpoint != "" {
+			target += ":" + endpoint
+			if dir == "in" && !legacyReplyRoute().MatchString(text) {
+				text += ReplyRoute(skillsDir, channel, endpoint)
+			}
+		}
+		recs = append(recs, "["+ts+"] "+label+" ("+target+"):\n"+text+"\n")
+	}
+	if err := rows.Err(); err != nil {
+		return "", db.wrap("fetch conversations", err)
+	}
+	slices.Reverse(recs)
+	return strings.Join(recs, "\n"), nil
+}

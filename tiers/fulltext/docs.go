@@ -1,0 +1,96 @@
+package fulltext
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// doc is one document of the index: what is searched (title, tags, body)
+// and what cites it (path and line, or the C4 row id as line).
+type doc struct {
+	line     int
+	day      string // YYYY-MM-DD, "" when unknown
+	status   string // active, retired or archived
+	category string
+	title    string
+	tags     string // space separated
+	body     string
+}
+
+// recordDoc is the document of one record file: title, tags and every
+// content field.
+func recordDoc(path string) (doc, error) {
+	r, err := records.ReadRecord(path)
+	if err != nil {
+		return doc{}, err
+	}
+	day, _ := dayPrefix(r.UpdatedAt)
+	return doc{
+		day: day, status: r.Status(), category: records.Display(r.Category),
+		title: toValidUTF8([]byte(r.Title)), tags: toValidUTF8([]byte(strings.Join(r.Tags, " "))),
+		body: clip(toValidUTF8([]byte(contentText(r.Content))), 4*maxDocBytes),
+	}, nil
+}
+
+// contentText renders a record's content, field by field in name order,
+// lists joined with "; ".
+func contentText(content map[string]any) string {
+	keys := make([]string, 0, len(content))
+	for k := range content {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if s := records.FieldText(content[k]); s != "" {
+			fmt.Fprintf(&b, "%s: %s\n", k, s)
+		}
+	}
+	return b.String()
+}
+
+// entryDocs are the entries of a markdown tier file (decisions, projects,
+// preferences, any ### entry). A superseded or archived decision counts as
+// retired. ok is false for a file with no entries, which is indexed as a
+// log instead.
+func entryDocs(path string) (docs []doc, ok bool) {
+	entries, err := tiers.ParseFile(path)
+	if err != nil || len(entries) == 0 {
+		return nil, false
+	}
+	for _, e := range entries {
+		if e.Kind == tiers.KindSessionLine || e.Kind == tiers.KindCoreSection {
+			return nil, false
+		}
+		d := doc{line: e.Line, status: statusActive, category: entryCategory(e.Kind),
+			title: toValidUTF8([]byte(e.Title)), tags: toValidUTF8([]byte(e.Fields["Tags"])),
+			body: clip(toValidUTF8([]byte(e.Text)), 4*maxDocBytes)}
+		if !e.Date.IsZero() {
+			d.day = e.Date.Format("2006-01-02")
+		}
+		switch e.Status() {
+		case "superseded", "archived":
+			d.status = statusRetired
+		}
+		docs = append(docs, d)
+	}
+	return docs, true
+}
+
+func entryCategory(k tiers.EntryKind) string {
+	switch k {
+	case tiers.KindDecision, tiers.KindProject, tiers.KindPreference:
+		return strings.ToUpper(string(k))
+	}
+	return "REFERENCE"
+}
+
+// isLogFile reports a session log by its name: current.md or a dated log.
+func isLogFile(path string) bool {
+	return logDay(path) != "" || strings.HasSuffix(path, string(os.PathSeparator)+"current.md")
+}

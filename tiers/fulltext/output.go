@@ -1,0 +1,55 @@
+package fulltext
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteHits prints hits as text, best first: for each, where it is cited
+// from, its date, tier and (records, entries) category and title, then
+// the excerpt on an indented line. asJSON prints a JSON array instead.
+func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
+	if asJSON {
+		if hits == nil {
+			hits = []Hit{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(hits)
+	}
+	if len(hits) == 0 {
+		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", query)
+		return err
+	}
+	for _, h := range hits {
+		head := []string{h.Cite}
+		if h.Date != "" {
+			head = append(head, h.Date)
+		}
+		head = append(head, h.Tier)
+		if h.Status != statusActive {
+			head = append(head, "("+h.Status+")")
+		}
+		if h.Title != "" {
+			head = append(head, fmt.Sprintf("[%s] %s", h.Category, printable(h.Title)))
+		}
+		if _, err := fmt.Fprintf(w, "%s\n    %s\n", strings.Join(head, "  "), printable(h.Excerpt)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printable keeps a hit on its lines: control characters (a terminal
+// escape in a hand-written log) become spaces.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return ' '
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,45 @@
+package fulltext
+
+// schemaVersion changes whenever the schema or what a document holds
+// changes: an index of another version is rebuilt, never migrated.
+const schemaVersion = "1"
+
+// schemaSQL is the index. docs holds each document and what cites it;
+// fts indexes its title, tags and body (external content: the text is
+// stored once, in docs). files and dirs remember what was indexed, so an
+// update reads only what changed; meta holds the version and the C4
+// watermark.
+const schemaSQL = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+  inode INTEGER NOT NULL, offset INTEGER NOT NULL, line INTEGER NOT NULL, day TEXT NOT NULL);
+CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
+CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL, tier TEXT NOT NULL,
+  line INTEGER NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, category TEXT NOT NULL,
+  title TEXT NOT NULL, tags TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX docs_path ON docs(path);
+CREATE VIRTUAL TABLE fts USING fts5(title, tags, body, content='docs', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2');
+`
+
+// Tiers a document belongs to, as --tier names them.
+const (
+	TierRecords   = "records"
+	TierReference = "reference"
+	TierSessions  = "sessions"
+	TierArchive   = "archive"
+	TierC4        = "c4"
+)
+
+// Tiers are every tier, in the order search lists them in its help.
+var Tiers = []string{TierSessions, TierReference, TierRecords, TierArchive, TierC4}
+
+// c4Path is the docs.path of C4 rows; their line is the row id.
+const c4Path = "c4"
+
+// Statuses of a document that search leaves out unless asked.
+const (
+	statusActive   = "active"
+	statusRetired  = "retired"
+	statusArchived = "archived"
+)

@@ -1,0 +1,195 @@
+package fulltext
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Query is one search.
+type Query struct {
+	Text  string
+	Tiers []string // empty: every tier
+	// Since and Until (YYYY-MM-DD, inclusive) keep documents dated in the
+	// range; undated documents are left out when either is set.
+	Since, Until string
+	// IncludeRetired adds retired records and superseded decisions;
+	// IncludeArchived adds archived records.
+	IncludeRetired, IncludeArchived bool
+	Limit                           int
+	// Now dates the recency tie-break.
+	Now time.Time
+}
+
+// Hit is one document found, with where it is cited from.
+type Hit struct {
+	Tier     string   `json:"tier"`
+	Cite     string   `json:"cite"` // memory/sessions/2026-11-16.md:42, memory/records/decisions/x.json, c4:12345
+	Path     string   `json:"path,omitempty"`
+	Line     int      `json:"line,omitempty"`
+	Date     string   `json:"date,omitempty"`
+	Category string   `json:"category,omitempty"`
+	Status   string   `json:"status,omitempty"`
+	Title    string   `json:"title,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
+	Excerpt  string   `json:"excerpt"`
+	Score    float64  `json:"score"`
+}
+
+// Field weights of BM25: a word in a title or a tag says more about what a
+// memory is about than the same word in its body.
+const (
+	titleWeight = 4.0
+	tagsWeight  = 3.0
+	bodyWeight  = 1.0
+)
+
+// Recency is a tie-breaker: a document of today gains recencyBoost of its
+// relevance, one recencyHalfLife days old half of that.
+const (
+	recencyBoost    = 0.05
+	recencyHalfLife = 30.0
+)
+
+// candidatesPerHit is how many more documents than shown are ranked by
+// BM25 before the recency tie-break reorders them.
+const candidatesPerHit = 3
+
+// Search ranks the documents that match q, best first.
+func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	ts := terms(q.Text)
+	if len(ts) == 0 {
+		return nil, ErrNoTerms
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	want := min(limit*candidatesPerHit+10, math.MaxInt32)
+	// The best documents are ranked on the full-text index alone, then
+	// filtered; only when the filters leave too few is everything ranked.
+	hits, full, err := ix.rank(ctx, q, ts, want*topFactor)
+	if err == nil && len(hits) < want && !full {
+		hits, _, err = ix.rank(ctx, q, ts, math.MaxInt32)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	for i := range hits {
+		hits[i].Score *= 1 + recencyBoost*recency(hits[i].Date, q.Now)
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	for i := range hits {
+		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
+	}
+	return hits, nil
+}
+
+// topFactor is how many more documents than wanted are ranked before the
+// filters (tiers, dates, statuses) apply.
+const topFactor = 4
+
+// rank returns the documents among the best top by BM25 that pass q's
+// filters, with their relevance as Score; full reports that the top held
+// every match, so that a second pass could find no more.
+func (ix *Index) rank(ctx context.Context, q Query, ts []string, top int) (hits []Hit, full bool, err error) {
+	where, args := q.filters()
+	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
+		WHERE fts MATCH ? ORDER BY r LIMIT ?)
+		SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, top.r
+		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
+	args = append([]any{matchExpr(ts), top}, args...)
+	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h Hit
+		var path, tags, body string
+		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &body, &h.Score); err != nil {
+			return nil, false, err
+		}
+		h.Score = -h.Score
+		h.Tags = strings.Fields(tags)
+		h.Path, h.Cite = cite(path, h.Line, h.Tier)
+		if h.Tier == TierRecords {
+			h.Line = 0
+		}
+		h.Excerpt = excerpt(body, ts)
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	full = top == math.MaxInt32
+	if !full {
+		var n int
+		// cheaper than counting every match: is there one past the top?
+		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
+			matchExpr(ts), top).Scan(&n)
+		full = err == nil && n == 0
+	}
+	return hits, full, nil
+}
+
+// filters are the SQL conditions and arguments of q's tiers, dates and
+// statuses.
+func (q Query) filters() (string, []any) {
+	var b strings.Builder
+	var args []any
+	if len(q.Tiers) > 0 {
+		b.WriteString(" AND d.tier IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Tiers)), ", ") + ")")
+		for _, t := range q.Tiers {
+			args = append(args, t)
+		}
+	}
+	if q.Since != "" {
+		b.WriteString(" AND d.day >= ?")
+		args = append(args, q.Since)
+	}
+	if q.Until != "" {
+		b.WriteString(" AND d.day <> '' AND d.day <= ?")
+		args = append(args, q.Until)
+	}
+	statuses := []any{statusActive}
+	if q.IncludeRetired {
+		statuses = append(statuses, statusRetired)
+	}
+	if q.IncludeArchived {
+		statuses = append(statuses, statusArchived)
+	}
+	b.WriteString(" AND d.status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ") + ")")
+	return b.String(), append(args, statuses...)
+}
+
+// recency is 1 for a document of now's day, halving every
+// recencyHalfLife days; 0 undated.
+func recency(day string, now time.Time) float64 {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil || now.IsZero() {
+		return 0
+	}
+	age := now.Sub(t).Hours() / 24
+	if age < 0 {
+		age = 0
+	}
+	return math.Exp2(-age / recencyHalfLife)
+}
+
+// cite is how a hit is cited: c4:ID, a record's path, or path:line.
+func cite(path string, line int, tier string) (string, string) {
+	switch {
+	case tier == TierC4:
+		return "", fmt.Sprintf("c4:%d", line)
+	case tier == TierRecords:
+		return path, path
+	}
+	return path, fmt.Sprintf("%s:%d", path, line)
+}

@@ -1,0 +1,73 @@
+package fulltext
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSearchFindsEveryTier(t *testing.T) {
+	ix := openTest(t, testHome(t))
+	tests := []struct {
+		query string
+		want  string
+	}{
+		{"kangaroo migration", "memory/sessions/2026-11-16.md:3"},
+		{"cutover sunday", "memory/sessions/2026-11-16.md:3"},
+		{"backup rotation", "memory/sessions/current.md:3"},
+		{"authentication store", "memory/reference/decisions.md:3"},
+		{"stateless tokens", "memory/records/decisions/use-jwt.json"},
+		{"llama farm", "memory/archive/2025-10-01.md:3"},
+		{"golang-jwt library", "memory/archive/decisions-2024.md:3"},
+		{"check zebra invoice", "c4:1"},
+		{"migrating kangaroos", "memory/sessions/2026-11-16.md:3"}, // stemming
+	}
+	for _, tt := range tests {
+		hits := search(t, ix, Query{Text: tt.query, Limit: 5})
+		if len(hits) == 0 || hits[0].Cite != tt.want {
+			t.Errorf("%q: got %v, want %s first", tt.query, cites(hits), tt.want)
+		}
+	}
+}
+
+func TestSearchFilters(t *testing.T) {
+	ix := openTest(t, testHome(t))
+	if got := cites(search(t, ix, Query{Text: "jwt"})); !slices.Equal(got, []string{
+		"memory/records/decisions/use-jwt.json", "memory/archive/decisions-2024.md:3"}) {
+		t.Errorf("default: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "jwt", IncludeRetired: true})); len(got) != 3 {
+		t.Errorf("with retired: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "jwt", Tiers: []string{TierArchive}})); !slices.Equal(got, []string{"memory/archive/decisions-2024.md:3"}) {
+		t.Errorf("archive tier: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "mongo"})); len(got) != 0 {
+		t.Errorf("superseded decision shown: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "zebra kangaroo", Since: "2026-11-17"})); !slices.Equal(got, []string{"c4:1", "c4:2"}) &&
+		!slices.Equal(got, []string{"c4:2", "c4:1"}) {
+		t.Errorf("since: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "zebra kangaroo", Until: "2026-11-17"})); !slices.Equal(got, []string{"memory/sessions/2026-11-16.md:3"}) {
+		t.Errorf("until: %v", got)
+	}
+}
+
+func TestSearchQuerySyntaxIsText(t *testing.T) {
+	ix := openTest(t, testHome(t))
+	for _, q := range []string{`"kangaroo`, `kangaroo*`, `NEAR(kangaroo migration)`, `-kangaroo`, `body:kangaroo`,
+		`kangaroo AND OR NOT`, `(kangaroo`, `kangaroo ^ ' { }`, strings.Repeat("kangaroo \"x* ", 1000)} {
+		hits, err := ix.Search(context.Background(), Query{Text: q, Now: testNow})
+		if err != nil || len(hits) == 0 {
+			t.Errorf("%.40q: %v, %d hits", q, err, len(hits))
+		}
+	}
+	for _, q := range []string{"the and of", "* - : \"", "a b c"} {
+		if _, err := ix.Search(context.Background(), Query{Text: q}); !errors.Is(err, ErrNoTerms) {
+			t.Errorf("%q: %v, want ErrNoTerms", q, err)
+		}
+	}
+}
