@@ -13,7 +13,7 @@ import (
 // {"decision":"block","reason":...}) so that the agent mends it at once;
 // what changed is noted on stderr.
 func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
-	h := bridge.Home{Layout: env.Layout, Now: env.Now()}
+	h := bridge.Home{Layout: env.Layout, Now: env.Now(), MaxCreates: bridge.BoundedCreates}
 	rel, ok := h.ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
 	if !ok {
 		return nil, "", nil

@@ -73,6 +73,7 @@ func printIngest(e *env, rep bridge.Report) {
 	if len(rep.Changes) == 0 {
 		fmt.Fprintln(e.stdout, "Nothing to ingest: the reference tier and the records agree.")
 	}
+	printDeferred(e, rep)
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stderr, "zylos-memory: records ingest: "+p.String())
 	}
@@ -84,6 +85,7 @@ func printChanges(e *env, rep bridge.Report) {
 	for _, ch := range rep.Changes {
 		fmt.Fprintln(e.stdout, "record "+ch.String())
 	}
+	printDeferred(e, rep)
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stderr, "[WARN] "+p.String())
 	}
@@ -106,4 +108,10 @@ func (e *env) recordsView(root string) records.View {
 		return h.View()
 	}
 	return nil
+}
+
+func printDeferred(e *env, rep bridge.Report) {
+	if rep.Deferred > 0 {
+		fmt.Fprintf(e.stdout, "%d more new entries are left for the next ingest (zylos-memory records ingest)\n", rep.Deferred)
+	}
 }

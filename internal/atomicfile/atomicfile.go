@@ -7,11 +7,12 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
@@ -73,8 +74,9 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 // WriteFileUnsynced replaces path with data through a temp file and a
 // rename, as WriteFile, but syncs neither: a process killed at any moment
 // leaves the old or the new file. It is for batches of many small files
-// that are flushed once afterwards with SyncAll, where a sync per file
-// would cost a journal commit each.
+// that are synced together afterwards with SyncFiles, where a sync with
+// each write would also sync its directory, and the files a write
+// updates with it, once per file.
 func WriteFileUnsynced(path string, data []byte, perm os.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -111,9 +113,36 @@ func WriteFileUnsynced(path string, data []byte, perm os.FileMode) (err error) {
 	return nil
 }
 
-// SyncAll flushes every file system to disk: the one sync that ends a
-// batch of WriteFileUnsynced.
-func SyncAll() { syscall.Sync() }
+// SyncFiles fsyncs each of paths and then each of their directories
+// once: the sync that ends a batch of WriteFileUnsynced.
+func SyncFiles(paths []string) error {
+	dirs := map[string]bool{}
+	var order []string
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // replaced or removed later in the batch
+		}
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		if d := filepath.Dir(p); !dirs[d] {
+			dirs[d] = true
+			order = append(order, d)
+		}
+	}
+	for _, d := range order {
+		if err := SyncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // SyncDir fsyncs a directory so that a rename or a new entry in it survives
 // a power loss.

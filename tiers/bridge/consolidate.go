@@ -22,6 +22,9 @@ func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error
 		done, err := tiers.ApplyConsolidation(h.Layout, now)
 		return done, Report{}, err
 	}
+	if h.MaxCreates == 0 {
+		h.MaxCreates = BoundedCreates
+	}
 	lock, err := records.AcquireWriteLock(h.root(), h.warn)
 	if err != nil {
 		return tiers.ApplyReport{}, Report{}, err
@@ -39,6 +42,10 @@ func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error
 	after.Changes = append(before.Changes, after.Changes...)
 	return done, after, err
 }
+
+// BoundedCreates is the MaxCreates of consolidation and of the
+// PostToolUse hook.
+const BoundedCreates = 100
 
 // HasView reports whether the home has a markdown view of its records: a
 // memory/reference directory.

@@ -24,6 +24,11 @@ type Home struct {
 	Layout tiers.Layout
 	Now    time.Time
 	Warn   func(string) // notes for stderr; nil drops them
+	// MaxCreates bounds the records an ingest creates for new entries
+	// (0: no bound), so that a caller with a deadline (a hook,
+	// consolidation) stays quick after thousands of entries were pasted
+	// in; the rest wait, without an id, for the next ingest.
+	MaxCreates int
 }
 
 func (h Home) root() string { return h.Layout.RecordsDir() }

@@ -20,6 +20,9 @@ type Report struct {
 	DryRun   bool      `json:"dry_run"`
 	Changes  []Change  `json:"changes"`
 	Problems []Problem `json:"problems"`
+	// Deferred counts the new entries left for the next ingest (see
+	// Home.MaxCreates).
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // Change is one thing an ingest did to a record or a view file.
@@ -81,11 +84,12 @@ type ingester struct {
 	// unreadable lists the view files ingest could not read: the entries
 	// in them are not known to be gone.
 	unreadable map[string]bool
-	taken   map[string]bool // ids given out in this run, by category/id
-	splices map[*viewFile]*splice
-	shownIn []shownIn
-	batch   *records.Batch // the records writes so far, synced by flush
-	report  Report
+	taken      map[string]bool // ids given out in this run, by category/id
+	splices    map[*viewFile]*splice
+	shownIn    []shownIn
+	batch      *records.Batch // the records writes so far, synced by flush
+	created    int            // records created for new entries
+	report     Report
 }
 
 func (h Home) ingest(dry bool) (Report, error) {
@@ -230,6 +234,11 @@ func (in *ingester) join(f *viewFile, e entry) error {
 // create makes a record of entry e with id and writes the id into the
 // entry.
 func (in *ingester) create(f *viewFile, e entry, id, action, detail string) error {
+	if in.MaxCreates > 0 && in.created >= in.MaxCreates {
+		in.report.Deferred++
+		return nil
+	}
+	in.created++
 	abs := filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")
 	in.taken[e.spec.category+"/"+id] = true
 	in.claimed[e.spec.category+"/"+id] = true

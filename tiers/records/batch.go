@@ -9,9 +9,10 @@ import (
 
 // A Batch is many writes by one holder of the root's lock (an ingest that
 // creates a record per hand-written entry). Each write replaces its record
-// file atomically but unsynced; Finish flushes them with one sync and
-// brings the index in line once. A write alone costs three synced files
-// (the pending mark, the record, the index); a batch costs that once.
+// file atomically but unsynced; Finish syncs them and brings the index in
+// line once. A write alone syncs three files and their directories (the
+// pending mark, the record, the index); in a batch a record costs one
+// sync, and the rest is paid once.
 //
 // Crash safety is the pending mark's: StartBatch marks the whole index for
 // repair, so a batch killed before Finish leaves a mark that makes the
@@ -21,7 +22,7 @@ type Batch struct {
 	lines map[string]*Entry // index path -> its line after the batch; nil: none
 	order []string
 	warn  func(string)
-	n     int
+	files []string // written, to sync at Finish
 }
 
 // rebuildMark, alone on a line of the pending mark, asks for a rebuild of
@@ -40,7 +41,7 @@ func (b *Batch) store(w *writer, d doc, data []byte, renamedFrom string) error {
 	if err := atomicfile.WriteFileUnsynced(w.t.abs, data, 0o644); err != nil {
 		return fmt.Errorf("write record: %w", err)
 	}
-	b.n++
+	b.files = append(b.files, w.t.abs)
 	drop, add := w.indexChange(d, renamedFrom)
 	for _, p := range drop {
 		b.set(p, nil)
@@ -66,8 +67,10 @@ func (b *Batch) set(path string, e *Entry) {
 // Finish syncs what the batch wrote, updates the index once and clears
 // the mark.
 func (b *Batch) Finish() error {
-	if b.n > 0 {
-		atomicfile.SyncAll()
+	if len(b.files) > 0 {
+		if err := atomicfile.SyncFiles(b.files); err != nil {
+			return err
+		}
 		var add []Entry
 		for _, p := range b.order {
 			if e := b.lines[p]; e != nil {
