@@ -31,13 +31,14 @@ func client(t *testing.T) string {
 	return bin
 }
 
-// home is a zylos home made by init, with core memory, a decisions log and
-// 31 unsummarized conversations (one over the sync threshold).
+// home is a zylos home made by init (prompt capture on), with core memory,
+// a decisions log and 31 unsummarized conversations (one over the sync
+// threshold).
 func home(t *testing.T) (zylos, userHome string) {
 	userHome = t.TempDir()
 	zylos = filepath.Join(userHome, "zylos")
 	c4fixture.Create(t, filepath.Join(zylos, "comm-bridge", "c4.db"), 31, 0)
-	if res := (testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}}).Exec(t, "init"); res.Code != 0 {
+	if res := (testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}}).Exec(t, "init", "--capture-prompts"); res.Code != 0 {
 		t.Fatalf("init: %+v", res)
 	}
 	write(t, filepath.Join(zylos, "memory", "core.md"), "# Core\n\nThe owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\n")
@@ -128,7 +129,9 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	script := []reply{
 		{tool: "Write", input: map[string]any{"file_path": filepath.Join(records, "decisions", "direct.json"), "content": "{}"}},
 		{tool: "Bash", input: map[string]any{"command": "echo '{}' > memory/records/decisions/shell.json", "description": "write a record"}},
-		{tool: "Bash", input: map[string]any{"command": "ls memory/records", "description": "list records"}},
+		{tool: "Bash", input: map[string]any{"command": "ls memory", "description": "list memory"}},
+		{tool: "Bash", input: map[string]any{"command": `sh -c 'mkdir -p memory/records/decisions && printf "{}" > memory/records/decisions/sneaky.json'`,
+			"description": "a write the guard cannot see"}},
 		{tool: "Read", input: map[string]any{"file_path": decisions}},
 		{tool: "Edit", input: map[string]any{"file_path": decisions, "old_string": "- **Status:** active",
 			"new_string": "- **Status:** active\n- **Note:** edited by hand in the e2e test"}},
@@ -167,6 +170,16 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 			t.Errorf("%s was written past the guard", f)
 		}
 	}
+	if !strings.Contains(last, `archive\ncore.md`) {
+		t.Error("the listing of memory/ did not go through")
+	}
+	// What the guard could not see is validated after the command.
+	if !strings.Contains(last, "Invalid memory records were written outside") {
+		t.Error("the invalid record written by a nested shell was not reported")
+	}
+	if q, _ := filepath.Glob(filepath.Join(records, "decisions", "sneaky.json.invalid.*")); len(q) != 1 {
+		t.Error("the invalid record written by a nested shell was not quarantined")
+	}
 	if data, _ := os.ReadFile(decisions); !strings.Contains(string(data), "edited by hand in the e2e test") {
 		t.Error("the hand edit of reference/decisions.md did not go through")
 	}
@@ -186,6 +199,15 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	states, _ := filepath.Glob(filepath.Join(zylos, "memory", ".state", "sessions", "*", "stop-blocked"))
 	if len(states) != 0 {
 		t.Errorf("stop flags left after the session: %v", states)
+	}
+
+	// Prompt capture: the prompt and the final reply (Claude Code's
+	// last_assistant_message) are in C4.
+	fetch := testutil.Run{ZylosDir: zylos}.Exec(t, "c4", "fetch", "--begin", "32", "--end", "100").Stdout
+	for _, want := range []string{"IN (claude-code:", "Why did we pick the sqlite database?", "OUT (claude-code:", "We decided on SQLite"} {
+		if !strings.Contains(fetch, want) {
+			t.Errorf("C4 lacks %q:\n%s", want, fetch)
+		}
 	}
 
 	// A second session right after: the trigger again once (a new

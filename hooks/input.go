@@ -21,16 +21,18 @@ var ErrInputTooLarge = errors.New("hook input over 8 MiB")
 // Input is the JSON Claude Code writes on a hook's stdin. Fields a given
 // event does not send stay zero.
 type Input struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	Source         string          `json:"source"`
-	Prompt         string          `json:"prompt"`
-	StopHookActive bool            `json:"stop_hook_active"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Source         string `json:"source"`
+	Prompt         string `json:"prompt"`
+	StopHookActive bool   `json:"stop_hook_active"`
+	// LastAssistantMessage is the final reply, in Stop's input.
+	LastAssistantMessage string          `json:"last_assistant_message"`
+	ToolName             string          `json:"tool_name"`
+	ToolInput            json.RawMessage `json:"tool_input"`
+	ToolResponse         json.RawMessage `json:"tool_response"`
 
 	// Raw is stdin as read, for entry points that hand it on unchanged.
 	Raw []byte `json:"-"`
@@ -66,6 +68,7 @@ func ParseInput(data []byte) (Input, error) {
 		decode("user_prompt", &in.Prompt) // the plugin scripts' older name
 	}
 	decode("stop_hook_active", &in.StopHookActive)
+	decode("last_assistant_message", &in.LastAssistantMessage)
 	decode("tool_name", &in.ToolName)
 	in.ToolInput = fields["tool_input"]
 	in.ToolResponse = fields["tool_response"]

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/hookstate"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
@@ -27,6 +29,10 @@ func stop(ctx context.Context, env Env, in Input) (Answer, error) {
 	if !json.Valid(in.Raw) {
 		return Answer{}, nil // the runner has said why; nothing to triage
 	}
+	var note string
+	if err := capture(ctx, env, c4sync.DirectionOut, in.SessionID, in.LastAssistantMessage); err != nil {
+		note = fmt.Sprintf("zylos-memory hook %s: capture reply: %v\n", Stop.Command, err)
+	}
 	var msg bytes.Buffer
 	code := triage.Run(ctx, bytes.NewReader(in.Raw), &msg, triage.Options{
 		Config:   triageConfig(env),
@@ -37,9 +43,9 @@ func stop(ctx context.Context, env Env, in Input) (Answer, error) {
 		Timeout:  remaining(ctx),
 	})
 	if code == triage.ExitBlock {
-		return Answer{Output: StopBlock{Decision: "block", Reason: msg.String()}}, nil
+		return Answer{Output: StopBlock{Decision: "block", Reason: msg.String()}, Message: note}, nil
 	}
-	return Answer{Message: msg.String()}, nil
+	return Answer{Message: note + msg.String()}, nil
 }
 
 // StopBlock is the Stop hook's answer that keeps the agent working, with

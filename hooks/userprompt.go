@@ -5,15 +5,20 @@ import (
 	"fmt"
 	"strings"
 
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// userPromptSubmit answers with one context: the C4 sync trigger when
+// userPromptSubmit records the prompt in C4 when capture is on, and
+// answers with one context: the C4 sync trigger when
 // conversations have piled up past the threshold and the session has not
 // been told yet (see promptTrigger), then the memories
 // related to the prompt. Each part fails open on its own.
 func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
+	if err := capture(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt); err != nil {
+		notes = append(notes, "capture prompt: "+err.Error())
+	}
 	trigger, err := promptTrigger(ctx, env, in.SessionID)
 	if err != nil {
 		notes = append(notes, "c4 threshold check: "+err.Error())

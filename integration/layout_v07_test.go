@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
@@ -125,4 +126,26 @@ func TestV07SessionStartBudgets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestV07Reports holds status, memory-status, consolidate and rotate of a
+// v0.7 home in golden files: v0.7.1's budgets (an 18 KB identity.md over,
+// a 12 KB state.md near), its report and its rotation wording.
+func TestV07Reports(t *testing.T) {
+	line := strings.Repeat("y", 79) + "\n"
+	dir := v07Tree(t, "# Identity\n"+strings.Repeat(line, 230), "# Active State\n"+strings.Repeat(line, 150), "")
+	os.WriteFile(filepath.Join(dir, "memory", "sessions", "2026-01-02.md"), []byte("# Session Log: 2026-01-02\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "memory", "sessions", "current.md"), []byte("# Session Log: 2026-03-14\n\n**23:50** - late\n"), 0o644)
+	stamp := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	filepath.WalkDir(filepath.Join(dir, "memory"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, stamp, stamp)
+			stamp = stamp.Add(36 * time.Hour)
+		}
+		return nil
+	})
+	r := testutil.Run{ZylosDir: dir}
+	got := transcript(t, r, args("memory-status"), args("consolidate"), args("rotate"), args("rotate"))
+	got = []byte(strings.ReplaceAll(string(got), filepath.Join(dir, "memory"), "$ZYLOS_DIR/memory"))
+	testutil.Golden(t, "testdata/v07/reports.golden", got)
 }

@@ -37,10 +37,15 @@ func newPluginStore(t *testing.T) *pluginStore {
 // run executes the binary from dir ("" is the project).
 func (s *pluginStore) run(dir, stdin string, args ...string) testutil.Result {
 	s.t.Helper()
+	return s.runEnv(nil, dir, stdin, args...)
+}
+
+func (s *pluginStore) runEnv(env []string, dir, stdin string, args ...string) testutil.Result {
+	s.t.Helper()
 	if dir == "" {
 		dir = s.project
 	}
-	return testutil.Run{ZylosDir: s.zylos, Dir: dir, Env: []string{pluginNow}, Stdin: stdin}.Exec(s.t, args...)
+	return testutil.Run{ZylosDir: s.zylos, Dir: dir, Env: append([]string{pluginNow}, env...), Stdin: stdin}.Exec(s.t, args...)
 }
 
 func (s *pluginStore) file(rel, body string) string {
@@ -171,7 +176,8 @@ func TestRecordsPluginIndexEnforce(t *testing.T) {
 	undated := strings.NewReplacer(`"pick-sqlite"`, `"no-date"`, `"record_status": "active"`, `"record_status": "retired"`,
 		"Pick SQLite", "No date").Replace(pluginRecord)
 	s.file(".claude/memory/decisions/no-date.json", undated)
-	s.golden("rebuild", s.run("", "", "records", "index", "--root", s.root, "--rebuild"))
+	// From the project, without --root: .claude/memory, the plugin's default.
+	s.golden("rebuild", s.run("", "", "records", "index", "--rebuild"))
 	s.golden("health", s.run("", "", "records", "index", "--root", s.root, "--health"))
 	s.golden("gc-skip", s.run("", "", "records", "index", "--root", s.root, "--gc"))
 
@@ -189,6 +195,18 @@ func TestRecordsPluginIndexEnforce(t *testing.T) {
 	}
 	s.golden("enforce-dry-run", s.run("", "", "records", "enforce", "--category", "session_summary", "--root", s.root,
 		"--max-retained", "1", "--dry-run"))
+	// Without --root, enforce finds the store as the plugin's script does:
+	// from $CLAUDE_PROJECT_ROOT, or upward from the working directory.
+	sub := filepath.Join(s.project, "src", "pkg")
+	os.MkdirAll(sub, 0o755)
+	upward := s.run(sub, "", "records", "enforce", "--category", "session_summary", "--max-retained", "1", "--dry-run")
+	fromEnv := s.runEnv([]string{"CLAUDE_PROJECT_ROOT=" + s.project}, t.TempDir(), "",
+		"records", "enforce", "--category", "session_summary", "--max-retained", "1", "--dry-run")
+	for _, res := range []testutil.Result{upward, fromEnv} {
+		if res.Code != 0 || !strings.Contains(res.Stdout, `".claude/memory/sessions/s-3.json"`) {
+			t.Errorf("enforce without --root did not find the project's store: %+v", res)
+		}
+	}
 	s.golden("enforce-max-retire", s.run("", "", "records", "enforce", "--category", "session_summary", "--root", s.root,
 		"--max-retained", "1", "--max-retire", "2"))
 }

@@ -1,8 +1,12 @@
 package integration
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
@@ -51,5 +55,97 @@ func TestZylosCoreV07SessionStart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZylosCoreV07Reports runs v0.7.1's memory-status.js, consolidate.js and
+// rotate-session.js beside the binary on generated v0.7 trees (the real
+// clock for both; the report's own timestamp is left out of the comparison).
+func TestZylosCoreV07Reports(t *testing.T) {
+	line := strings.Repeat("y", 79) + "\n"
+	trees := []struct {
+		name                        string
+		identity, state, references string
+	}{
+		{"over and near budget", "# Identity\n" + strings.Repeat(line, 230), "# Active State\n" + strings.Repeat(line, 150), ""},
+		{"within budget", sampleIdentity, sampleState, "# References\n" + strings.Repeat(line, 105)},
+		{"at the warning size", sampleIdentity, strings.Repeat("z", 10*1024), strings.Repeat("r", 16*1024+1)},
+	}
+	for _, tt := range trees {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := v07Tree(t, tt.identity, tt.state, tt.references)
+			old := time.Now().AddDate(0, 0, -45)
+			for _, rel := range []string{"memory/sessions/2026-01-02.md", "memory/sessions/2026-01-02-1.md", "memory/sessions/notes.md"} {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				os.WriteFile(p, []byte("# Session Log: 2026-01-02\n"), 0o644)
+			}
+			for i, rel := range []string{"memory/reference/decisions.md", "memory/reference/projects.md", "memory/identity.md"} {
+				stamp := old.AddDate(0, 0, 20*i)
+				os.Chtimes(filepath.Join(dir, filepath.FromSlash(rel)), stamp, stamp)
+			}
+			os.WriteFile(filepath.Join(dir, "memory", "sessions", "current.md"), []byte("# Session Log: 2026-01-03\n\n**09:00** - x\n"), 0o644)
+			twin := filepath.Join(t.TempDir(), "zylos")
+			copyTree(t, dir, twin)
+			node := newNodeSkills(t, coreV071, filepath.Join(t.TempDir(), "skills"))
+			r := testutil.Run{ZylosDir: dir, Env: []string{"ZYLOS_MEMORY_NOW="}}
+			for _, c := range []struct {
+				script string
+				cmd    []string
+			}{
+				{"zylos-memory/memory-status.js", args("memory-status")},
+				{"zylos-memory/consolidate.js", args("consolidate")},
+			} {
+				nodeOut, nodeErr, nodeCode := node.run(t, dir, c.script)
+				res := r.Exec(t, c.cmd...)
+				if dropTimestamp(nodeOut) != dropTimestamp(res.Stdout) || nodeCode != res.Code {
+					t.Errorf("%v differs from %s (node stderr %q):\n%s", c.cmd, c.script, nodeErr,
+						testutil.Diff(dropTimestamp(nodeOut), dropTimestamp(res.Stdout)))
+				}
+			}
+			nodeOut, _, _ := node.run(t, twin, "zylos-memory/rotate-session.js")
+			res := r.Exec(t, "rotate")
+			if nodeOut != res.Stdout {
+				t.Errorf("rotate differs from rotate-session.js:\n%s", testutil.Diff(nodeOut, res.Stdout))
+			}
+			for _, p := range []string{"memory/sessions/2026-01-03.md", "memory/sessions/current.md"} {
+				a, _ := os.ReadFile(filepath.Join(twin, p))
+				b, _ := os.ReadFile(filepath.Join(dir, p))
+				if string(a) != string(b) {
+					t.Errorf("%s: node left %q, the binary %q", p, a, b)
+				}
+			}
+		})
+	}
+}
+
+// dropTimestamp removes the report's "timestamp" line, the one field that
+// depends on the moment each program ran.
+func dropTimestamp(s string) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, `  "timestamp": `) }), "\n")
+}
+
+// copyTree copies the regular files under src to dst, keeping their times.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(target), 0o755)
+		if err := os.WriteFile(target, data, 0o644); err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		return os.Chtimes(target, info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

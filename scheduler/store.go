@@ -8,8 +8,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"syscall"
 
-	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
+	sqlite3 "github.com/mattn/go-sqlite3" // also the database/sql driver "sqlite3"
 
 	"github.com/zylos/zylos-memory/internal/sqliteuri"
 	"github.com/zylos/zylos-memory/tiers"
@@ -112,7 +113,7 @@ func OpenRead(l tiers.Layout) (*Store, error) {
 	if err := s.db.QueryRow(`SELECT count(*) FILTER (WHERE name = 'tasks') > 0, count(*) FILTER (WHERE name = 'runs') > 0
 		FROM sqlite_master WHERE type = 'table'`).Scan(&tasks, &runs); err != nil {
 		s.Close()
-		return nil, s.corrupt(err)
+		return nil, s.failed(err)
 	}
 	switch {
 	case !tasks && !runs:
@@ -165,19 +166,36 @@ func openURI(path, uri string) (*Store, error) {
 func (s *Store) init() error {
 	var mode string
 	if err := s.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
-		return s.corrupt(err)
+		return s.failed(err)
 	}
 	if mode != "wal" {
 		return fmt.Errorf("scheduler db %s: journal_mode is %q, want wal", s.path, mode)
 	}
 	if _, err := s.db.Exec(schema); err != nil {
-		return s.corrupt(err)
+		return s.failed(err)
 	}
 	return nil
 }
 
-func (s *Store) corrupt(err error) error {
-	return fmt.Errorf("%w: %s: %v (the file was left as it is; move it aside to start with an empty schedule)", ErrCorrupt, s.path, err)
+// ErrDiskFull reports a write to the state DB that the disk had no room
+// for. SQLite rolled it back: the schedule is as it was.
+var ErrDiskFull = errors.New("no space left on the disk")
+
+// failed says what really went wrong with the state DB: only a file SQLite
+// cannot read as a database is ErrCorrupt, whose advice is to move it
+// aside; a full disk, a lock or a permission problem leaves the file
+// sound, and moving it aside would throw the schedule away.
+func (s *Store) failed(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch {
+		case se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC:
+			return fmt.Errorf("%w for the scheduler state DB %s: %v (nothing was changed; free some space and run the command again)", ErrDiskFull, s.path, err)
+		case se.Code == sqlite3.ErrNotADB || se.Code == sqlite3.ErrCorrupt:
+			return fmt.Errorf("%w: %s: %v (the file was left as it is; move it aside to start with an empty schedule)", ErrCorrupt, s.path, err)
+		}
+	}
+	return fmt.Errorf("scheduler state DB %s: %w", s.path, err)
 }
 
 // Close releases the DB.

@@ -40,7 +40,7 @@ func (s *Store) insert(t *Task, now time.Time, home *time.Location) (bool, error
 		t.Name, t.Kind, t.Prompt, t.Schedule, t.Timezone, t.Priority, t.RequireIdle,
 		int64(t.MissWindow/time.Second), toUnix(next), now.Unix(), now.Unix())
 	if err != nil {
-		return false, fmt.Errorf("add task %s: %w", t.Name, err)
+		return false, fmt.Errorf("add task %s: %w", t.Name, s.failed(err))
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
@@ -102,7 +102,7 @@ func (s *Store) SetEnabled(name string, enabled bool, now time.Time, home *time.
 func (s *Store) mustChange(name, query string, args ...any) error {
 	res, err := s.db.Exec(query, args...)
 	if err != nil {
-		return fmt.Errorf("update task %s: %w", name, err)
+		return fmt.Errorf("update task %s: %w", name, s.failed(err))
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: %s", ErrNotFound, name)

@@ -79,3 +79,35 @@ func QueuedLine(id int64, m Message) string {
 	}
 	return s + ")"
 }
+
+// Directions of a conversation: to the agent, and from it.
+const (
+	DirectionIn  = "in"
+	DirectionOut = "out"
+)
+
+// Record logs a conversation that has already reached its reader (status
+// delivered), as the comm-bridge logs what it relays: a prompt typed into
+// the agent's terminal (in) or the agent's reply (out). Nothing will
+// deliver it again.
+func (db *DB) Record(direction, channel, endpoint, content string) (id int64, err error) {
+	if direction != DirectionIn && direction != DirectionOut {
+		return 0, fmt.Errorf("%w: direction %q is not in or out", ErrMessage, direction)
+	}
+	if err := (Message{Channel: channel, Content: content, Priority: 3}).validate(); err != nil {
+		return 0, err
+	}
+	var ep any
+	if endpoint != "" {
+		ep = endpoint
+	}
+	res, err := db.sql.Exec(`INSERT INTO conversations (timestamp, direction, channel, endpoint_id, content, status)
+ VALUES (?, ?, ?, ?, ?, 'delivered')`, sqliteTime(db.now()), direction, channel, ep, content)
+	if err != nil {
+		return 0, db.wrap("record conversation", err)
+	}
+	if id, err = res.LastInsertId(); err != nil {
+		return 0, db.wrap("record conversation", err)
+	}
+	return id, nil
+}

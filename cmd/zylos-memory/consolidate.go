@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,16 +52,29 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		printChanges(e, ingested)
 		return err
 	}
-	report, err := tiers.Consolidation(e.layout, now)
+	report, err := consolidationReport(e.layout, now)
 	if err != nil {
 		return err
 	}
-	if !opts.entries {
-		return report.WriteJSON(e.stdout)
+	if opts.entries {
+		findings, err := e.layout.EntryFindings(now)
+		if err != nil {
+			return err
+		}
+		report = append(report, tiers.JSField{Key: "entries", Value: findings.JSON()})
 	}
-	findings, err := e.layout.EntryFindings(now)
+	return tiers.WriteIndentedJSON(e.stdout, report)
+}
+
+// consolidationReport is the report of the layout's consolidate.js: v0.7.1's
+// budgets, freshness and file lists in a v0.7 home, seed 002's otherwise.
+func consolidationReport(l tiers.Layout, now time.Time) (tiers.JSObject, error) {
+	if l.Kind() == tiers.KindV07 {
+		return tiers.ConsolidationV07(l, now)
+	}
+	report, err := tiers.Consolidation(l, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return tiers.WriteIndentedJSON(e.stdout, append(report.JSON(), tiers.JSField{Key: "entries", Value: findings.JSON()}))
+	return report.JSON(), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/hooks"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -20,20 +21,24 @@ func init() {
 		}, &cli.StringFlag{
 			Name:  "layout",
 			Usage: "memory layout of a new home: v2 (core.md) or v07 (zylos v0.7: identity.md, state.md, references.md); default: the one the home has, else v2",
+		}, &cli.BoolFlag{
+			Name: "capture-prompts",
+			Usage: "record prompts typed into Claude Code and its final replies in C4 (channel claude-code); " +
+				"--capture-prompts=false turns it off; unset leaves it as it is",
 		}},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runInit(e, c.Bool("force"), c.String("layout"))
+			return runInit(e, c.Bool("force"), c.String("layout"), captureSetting(c)...)
 		},
 	})
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool, layout string) error {
+func runInit(e *env, force bool, layout string, vars ...hooks.EnvVar) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
@@ -60,7 +65,7 @@ func runInit(e *env, force bool, layout string) error {
 	if err := initScheduler(e); err != nil {
 		return err
 	}
-	return initHooks(e)
+	return initHooks(e, vars...)
 }
 
 // initC4 creates the C4 database when it is missing; an existing one,

@@ -5,19 +5,21 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/zylos/zylos-memory/hooks"
 )
 
 // initHooks registers the hook entry points in settings.local.json. A
 // malformed settings file is reported and left untouched; init then exits
 // non-zero so the user knows the hooks are not in place.
-func initHooks(e *env) error {
+func initHooks(e *env, vars ...hooks.EnvVar) error {
 	binary, err := executable()
 	if err != nil {
 		return fmt.Errorf("register hooks: locate this binary: %w", err)
 	}
 	events := hooks.Events()
-	reg, err := hooks.Register(e.layout, binary, events, e.now())
+	reg, err := hooks.Register(e.layout, binary, events, e.now(), vars...)
 	if err != nil {
 		return fmt.Errorf("register hooks: %w", err)
 	}
@@ -26,6 +28,15 @@ func initHooks(e *env) error {
 			return r
 		}
 		return p
+	}
+	for _, v := range vars {
+		if v.Key == hooks.CaptureEnv {
+			state := "off"
+			if v.Value != nil {
+				state = "on: prompts and final replies go to C4, channel " + hooks.CaptureChannel
+			}
+			fmt.Fprintf(e.stdout, "prompt capture %s\n", state)
+		}
 	}
 	if !reg.Changed {
 		fmt.Fprintf(e.stdout, "hooks already registered in %s\n", rel(e.layout.SettingsFile()))
@@ -40,4 +51,18 @@ func initHooks(e *env) error {
 		fmt.Fprintf(e.stdout, "saved the previous settings as %s\n", rel(reg.Backup))
 	}
 	return nil
+}
+
+// captureSetting is what --capture-prompts asks of the settings' env:
+// set, removed, or (flag not given) nothing.
+func captureSetting(c *cli.Context) []hooks.EnvVar {
+	if !c.IsSet("capture-prompts") {
+		return nil
+	}
+	v := hooks.EnvVar{Key: hooks.CaptureEnv}
+	if c.Bool("capture-prompts") {
+		on := "1"
+		v.Value = &on
+	}
+	return []hooks.EnvVar{v}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,9 +19,17 @@ func init() {
 }
 
 // recordsRoot resolves --root (or a target under .claude/memory) against
-// the default $ZYLOS_DIR/memory/records.
+// the default $ZYLOS_DIR/memory/records. A command without a target run
+// from a project holding .claude/memory uses that store, the plugin's
+// default root.
 func recordsRoot(c *cli.Context, e *env, target string) (string, error) {
-	return records.ResolveRoot(c.String("root"), target, e.layout.RecordsDir())
+	explicit := c.String("root")
+	if explicit == "" && target == "" {
+		if cwd, err := os.Getwd(); err == nil {
+			explicit, _ = records.ProjectRoot(cwd)
+		}
+	}
+	return records.ResolveRoot(explicit, target, e.layout.RecordsDir())
 }
 
 // warnTo returns a line printer on w for records' notes and warnings.

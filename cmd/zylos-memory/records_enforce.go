@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -28,7 +30,7 @@ func init() {
 					return cli.Exit("zylos-memory: records enforce: --"+name+" must be >= 1", 2)
 				}
 			}
-			root, err := recordsRoot(c, e, "")
+			root, err := enforceRoot(c, e)
 			if err != nil {
 				return err
 			}
@@ -39,4 +41,17 @@ func init() {
 			return recordsAnswer(e, ans, err)
 		},
 	})
+}
+
+// enforceRoot is recordsRoot with the plugin's enforce discovery: without
+// --root, $CLAUDE_PROJECT_ROOT/.claude/memory or the nearest .claude/memory
+// from the working directory up.
+func enforceRoot(c *cli.Context, e *env) (string, error) {
+	if !c.IsSet("root") {
+		cwd, _ := os.Getwd()
+		if root, ok := records.FindProjectRoot(os.Getenv("CLAUDE_PROJECT_ROOT"), cwd); ok {
+			return root, nil
+		}
+	}
+	return recordsRoot(c, e, "")
 }

@@ -22,7 +22,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			msgs, err := tiers.Rotate(e.layout, now)
+			msgs, err := tiers.RotateInLayout(e.layout, now)
 			for _, m := range msgs {
 				fmt.Fprintln(e.stdout, m)
 			}

@@ -15,7 +15,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if err := tiers.Status(e.layout, e.stdout); err != nil {
+			if err := layoutStatus(e); err != nil {
 				return err
 			}
 			return schedulerStatus(e)
@@ -31,7 +31,16 @@ func init() {
 			if err != nil {
 				return err
 			}
-			return tiers.Status(e.layout, e.stdout)
+			return layoutStatus(e)
 		},
 	})
+}
+
+// layoutStatus is the report of the layout's memory-status.js: v0.7.1's
+// budgets of identity, state and references in a v0.7 home.
+func layoutStatus(e *env) error {
+	if e.layout.Kind() == tiers.KindV07 {
+		return tiers.StatusV07(e.layout, e.stdout)
+	}
+	return tiers.Status(e.layout, e.stdout)
 }

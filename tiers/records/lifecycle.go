@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -34,7 +35,7 @@ func (w *writer) lifecycle() (Answer, error) {
 	default:
 		return nil, newError(ErrInput, "field", "--action", "got", w.Action, "fix", "Use one of create, update, retire, delete, archive, unarchive, restore")
 	}
-	if err != nil || ans.Get("status") == "already_retired" || ans.Get("status") == "already_archived" {
+	if status, _ := ans.Get("status").(string); err != nil || strings.HasPrefix(status, "already_") {
 		return ans, err
 	}
 	out, err := d.bytes()
@@ -121,6 +122,9 @@ func (w *writer) unarchive(d doc) (Answer, error) {
 // restore brings a retired record back while the grace period
 // (delete.grace_period_days) has not run out.
 func (w *writer) restore(d doc) (Answer, error) {
+	if d.status() == StatusActive {
+		return Answer{{"status", "already_active"}, {"target", w.t.shown}}, nil
+	}
 	if d.status() != StatusRetired {
 		return nil, w.wrongStatus(d, "Only retired memories can be restored.", "Use --action unarchive for an archived record")
 	}

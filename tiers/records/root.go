@@ -48,6 +48,26 @@ func ProjectRoot(dir string) (string, bool) {
 	return root, true
 }
 
+// FindProjectRoot is how the plugin's enforce script finds its store:
+// <$CLAUDE_PROJECT_ROOT>/.claude/memory when projectEnv names a project
+// holding one, else the nearest .claude/memory from dir upward.
+func FindProjectRoot(projectEnv, dir string) (string, bool) {
+	if root, ok := ProjectRoot(projectEnv); ok {
+		return root, true
+	}
+	for dir != "" {
+		if root, ok := ProjectRoot(dir); ok {
+			return root, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", false
+}
+
 // markedRoot returns the prefix of target ending in .claude/memory.
 func markedRoot(target string) (string, bool) {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(target)), "/")

@@ -73,10 +73,17 @@ func argTargets(words []string) []string {
 	}
 	name, args := filepath.Base(words[0]), words[1:]
 	var paths []string
-	inPlace := false
+	inPlace, script := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case name == "dd":
+			if strings.HasPrefix(a, "of=") {
+				paths = append(paths, strings.TrimPrefix(a, "of="))
+			}
+		case (name == "sed" || name == "perl") && (a == "-e" || a == "--expression"):
+			script = true
+			i++ // the script
 		case a == "-t" && i+1 < len(args):
 			i++
 			return []string{args[i]}
@@ -85,8 +92,6 @@ func argTargets(words []string) []string {
 		case a == "-i" || strings.HasPrefix(a, "--in-place") || (strings.HasPrefix(a, "-i") && !strings.HasPrefix(a, "--")) ||
 			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") && (name == "sed" || name == "perl")):
 			inPlace = true
-		case name == "dd" && strings.HasPrefix(a, "of="):
-			paths = append(paths, strings.TrimPrefix(a, "of="))
 		case strings.HasPrefix(a, "-") && a != "-":
 		default:
 			paths = append(paths, a)
@@ -98,6 +103,9 @@ func argTargets(words []string) []string {
 	case lastArg[name] && len(paths) > 0:
 		return paths[len(paths)-1:]
 	case (name == "sed" || name == "perl") && inPlace:
+		if !script && len(paths) > 0 {
+			paths = paths[1:] // the script
+		}
 		return paths
 	case name == "dd":
 		return paths

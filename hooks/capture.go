@@ -1,0 +1,45 @@
+package hooks
+
+import (
+	"context"
+	"os"
+
+	c4sync "github.com/zylos/zylos-memory/sync"
+)
+
+// CaptureEnv switches on recording what is typed into Claude Code and its
+// final replies in C4 (`init --capture-prompts` sets it in the settings'
+// env). Off by default: a home whose comm-bridge logs every message would
+// record them twice.
+const CaptureEnv = "ZYLOS_MEMORY_CAPTURE_PROMPTS"
+
+// CaptureChannel is the C4 channel of captured conversations.
+const CaptureChannel = "claude-code"
+
+func capturing() bool { return os.Getenv(CaptureEnv) == "1" }
+
+// capture records text in C4 (the session id as endpoint), creating the
+// database on first use: a home without a comm-bridge is what capture is
+// for.
+func capture(ctx context.Context, env Env, direction, sessionID, text string) error {
+	if text == "" || !capturing() {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	path := env.Layout.C4DB()
+	if _, err := c4sync.FirstUse(path); err != nil {
+		return err
+	}
+	db, err := c4sync.OpenWrite(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if env.Now != nil {
+		db.SetClock(env.Now)
+	}
+	_, err = db.Record(direction, CaptureChannel, sessionID, text)
+	return err
+}
