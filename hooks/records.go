@@ -11,6 +11,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/hookstate"
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
@@ -101,6 +102,7 @@ func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, er
 	var warn bytes.Buffer
 	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
 		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
+		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir),
 	})
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }

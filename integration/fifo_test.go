@@ -35,6 +35,7 @@ func TestFIFOsAreRefused(t *testing.T) {
 		{"scheduler list db", "memory/.state/scheduler.db", []string{"scheduler", "list"}, "", nil, 1},
 		{"c4 db", "comm-bridge/c4.db", []string{"c4", "unsummarized"}, "", nil, 1},
 		{"c4 db wal", "comm-bridge/c4.db-wal", []string{"c4", "unsummarized"}, "", nil, 1},
+		{"search c4 db", "comm-bridge/c4.db", []string{"search", "sqlite"}, "", nil, 0},
 		{"doctor settings", ".claude/settings.local.json", []string{"doctor"}, "", nil, 1},
 		{"records lock", "memory/records/.index.lock", []string{"records", "write", "--action", "retire",
 			"--target", "memory/records/decisions/x.json", "--reason", "old"}, "", nil, 1},

@@ -4,7 +4,12 @@ import (
 	"os"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
-func TestMain(m *testing.M) { os.Exit(testutil.Main(m)) }
+func TestMain(m *testing.M) {
+	code := testutil.Main(m)
+	benchtree.Cleanup()
+	os.Exit(code)
+}

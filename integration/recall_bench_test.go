@@ -59,3 +59,24 @@ func BenchmarkRecallSearchProcess(b *testing.B) {
 		run.Exec(b, "records", "search", "kafka", "latency")
 	}
 }
+
+// BenchmarkSearchProcessLarge: `zylos-memory search` as a whole process on
+// ten years of daily logs, 10,000 records and 1,000,000 C4 rows, with a
+// warm index (target < 25 ms).
+func BenchmarkSearchProcessLarge(b *testing.B) {
+	zd := benchtree.LargeHome(b).ZylosDir
+	run := testutil.Run{ZylosDir: zd}
+	if res := run.Exec(b, "reindex"); res.Code != 0 {
+		b.Fatalf("reindex: %+v", res)
+	}
+	queries := []string{"kafka latency after the deploy", "postgres backup retry", "why did the billing webhook time out"}
+	cpu := startChildCPU(b)
+	i := 0
+	for b.Loop() {
+		if res := run.Exec(b, "search", queries[i%len(queries)]); res.Code != 0 {
+			b.Fatalf("%+v", res)
+		}
+		i++
+	}
+	cpu.report()
+}

@@ -29,6 +29,7 @@ func BenchmarkHookStorm200(b *testing.B) {
 	env := testutil.Run{ZylosDir: zylos}.Environ()
 	var all []time.Duration
 	empty := 0
+	cpu := childrenCPU()
 	for b.Loop() {
 		times, silent := storm(b, bin, env)
 		all = append(all, times...)
@@ -38,6 +39,7 @@ func BenchmarkHookStorm200(b *testing.B) {
 	b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
 	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
 	b.ReportMetric(float64(empty)/float64(b.N), "empty/storm")
+	b.ReportMetric(ms(childrenCPU()-cpu)/float64(b.N*stormSize), "cpu-ms/hook")
 }
 
 // storm runs stormSize hooks together and returns their wall times and

@@ -145,8 +145,23 @@ func TestRecordsPluginDraft(t *testing.T) {
 	s.golden("draft-default-root", s.run("", "", "records", "draft", "--action", "create", "--category", "decision",
 		"--input-file", ".claude/memory/.staging/input-decision.json"))
 	s.file(".claude/memory/decisions/pick-sqlite.json", pluginRecord)
-	s.golden("draft-update-counts", s.run("", "", "records", "draft", "--action", "update", "--category", "decision",
-		"--input-file", in, "--candidate-file", ".claude/memory/decisions/pick-sqlite.json"))
+	res = s.run("", "", "records", "draft", "--action", "update", "--category", "decision",
+		"--input-file", in, "--candidate-file", ".claude/memory/decisions/pick-sqlite.json")
+	s.golden("draft-update-counts", res)
+	var draft struct {
+		TimesUpdated int              `json:"times_updated"`
+		Changes      []map[string]any `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(res.Stdout), &ans); err != nil {
+		t.Fatalf("%v: %q", err, res.Stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(s.project, ans.DraftPath))
+	if err == nil {
+		err = json.Unmarshal(data, &draft)
+	}
+	if err != nil || draft.TimesUpdated != 1 || len(draft.Changes) != 1 || draft.Changes[0]["summary"] != "chosen" {
+		t.Errorf("update draft: times_updated %d, changes %v (%v); want 1 and the one new entry", draft.TimesUpdated, draft.Changes, err)
+	}
 
 	s.golden("draft-missing-fields", s.run("", "", "records", "draft", "--action", "create", "--category", "decision",
 		"--input-file", s.file(".claude/memory/.staging/thin.json", `{"title": "Only a title"}`)))

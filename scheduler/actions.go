@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
 // Runner executes tasks' actions, one at a time (it is not safe for
@@ -163,7 +165,23 @@ func (r *Runner) rotate(now time.Time) outcome {
 		}
 		msgs = append(msgs, fmt.Sprintf("Ingested the reference tier: %d changes, %d entries left alone.", len(rep.Changes), len(rep.Problems)))
 	}
+	if err := updateSearchIndex(r.Layout); err != nil {
+		msgs = append(msgs, fmt.Sprintf("(search index not updated: %v)", err))
+	}
 	return ok("%s", strings.Join(msgs, " "))
+}
+
+// updateSearchIndex runs the daily full update of the recall index, after
+// the rotation: it finds what the quick updates of prompts and searches
+// miss, a file edited in place in a directory that did not change.
+func updateSearchIndex(l tiers.Layout) error {
+	ix, err := fulltext.Open(context.Background(), fulltext.HomeOf(l, ""), fulltext.Options{})
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	_, err = ix.Update(context.Background(), true)
+	return err
 }
 
 // ReportPath is where the weekly consolidation report of day goes.

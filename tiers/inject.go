@@ -1,7 +1,6 @@
 package tiers
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -44,12 +43,7 @@ func CoreContext(l Layout) (string, error) {
 // costs no more than its head. A cut head ends on its last whole line, and
 // size is the size of the whole file.
 func CoreContextHead(l Layout, limit int64) (text string, size int64, err error) {
-	head, size, err := regfile.ReadHead(l.CoreFile(), limit)
-	if err == nil && int64(len(head)) < size {
-		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
-			head = head[:i+1]
-		}
-	}
+	head, size, err := readHead(l.CoreFile(), limit)
 	text, err = coreText(head, err)
 	return text, size, err
 }

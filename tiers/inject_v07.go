@@ -3,7 +3,6 @@ package tiers
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,7 +80,7 @@ func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) {
 // the last whole line among them.
 func readHead(file string, limit int64) (data []byte, size int64, err error) {
 	if limit <= 0 {
-		data, err = os.ReadFile(file)
+		data, err = regfile.ReadFile(file)
 		return data, int64(len(data)), err
 	}
 	head, size, err := regfile.ReadHead(file, limit)

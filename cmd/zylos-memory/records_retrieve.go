@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
@@ -55,9 +56,11 @@ func runRetrieve(c *cli.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, retrieveDeadline)
 	defer cancel()
-	out, err := recall.Retrieve(ctx, recall.RetrieveOptions{
-		Prompt: in.Prompt, Root: root, Layout: e.layout, Now: e.now(), Warn: e.stderr,
-	})
+	opts := recall.RetrieveOptions{Prompt: in.Prompt, Root: root, Layout: e.layout, Now: e.now(), Warn: e.stderr}
+	if binary, err := executable(); err == nil {
+		opts.Reindex = fulltext.BackgroundReindex(binary, e.layout.ZylosDir)
+	}
+	out, err := recall.Retrieve(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "zylos-memory: retrieve: %v\n", err)
 		return nil

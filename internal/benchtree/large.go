@@ -65,14 +65,19 @@ func Cleanup() {
 
 // vocabulary is a made-up language of 8,000 words drawn with a Zipf
 // law, as words of real text are: a few very common, most rare, so the
-// index holds long and short posting lists as a real one does.
+// index holds long and short posting lists as a real one does. The
+// English words of the other trees sit among the moderately common ones
+// (ranks 300 to 3,400), as topic words do in real notes.
 var vocabulary = sync.OnceValue(func() []string {
 	syll := strings.Fields("ka lo mi ne su ta ri po ve da fu ge hi jo ku la me no pe qu ra se ti vo wa xe yo za")
 	seen := map[string]bool{}
 	var out []string
-	out = append(out, words...)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for len(out) < 8000 {
+		if n := len(out) - 300; n >= 0 && n%100 == 0 && n/100 < len(words) {
+			out = append(out, words[n/100])
+			continue
+		}
 		n := 2 + rng.IntN(3)
 		var b strings.Builder
 		for range n {

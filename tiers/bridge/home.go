@@ -91,7 +91,7 @@ func (h Home) loadRecords() (map[string]*stored, []Problem, error) {
 				continue
 			}
 			abs := filepath.Join(dir, name)
-			data, err := os.ReadFile(abs)
+			data, err := regfile.ReadFile(abs)
 			if err != nil {
 				return nil, nil, fmt.Errorf("read records: %w", err)
 			}

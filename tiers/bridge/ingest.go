@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -453,7 +454,7 @@ func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
 }
 
 func (in *ingester) reread(st *stored) error {
-	data, err := os.ReadFile(st.abs)
+	data, err := regfile.ReadFile(st.abs)
 	if err != nil {
 		return fmt.Errorf("read record: %w", err)
 	}

@@ -37,6 +37,10 @@ func (u *updater) c4() error {
 	if stat == "" {
 		return u.setMeta(metaC4Stat, "")
 	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		u.warn("c4: %v", err)
+		return nil
+	}
 	q := sqliteuri.ReadOnly(path)
 	q.Set("_busy_timeout", strconv.Itoa(c4BusyTimeout))
 	db, err := sql.Open("sqlite3", sqliteuri.URI(path, q))

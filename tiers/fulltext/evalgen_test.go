@@ -17,7 +17,9 @@ import (
 // evalFact is a fact as said on the day and the questions that ask for
 // it, each in its own style: a paraphrase with other words, a few
 // keywords as typed into a search box, and an indirect question about a
-// detail of it.
+// detail of it. Each template is used several times with other people,
+// systems and tools, so every question names at least one of them: a
+// question that fits every use has no one answering session.
 type evalFact struct {
 	say string
 	ask [3]string
@@ -63,7 +65,7 @@ var evalFacts = []evalFact{
 	{"Customer {X} complained that {S} exports are missing the invoice number column",
 		[3]string{"what was {X} unhappy about with the exports?", "{X} export missing column", "which column is absent from {S} exports?"}},
 	{"Decided to drop support for {F} in the {S} starting in {M}",
-		[3]string{"are we still supporting {F} in the {S}?", "{S} end of {F} support", "when does {F} support end?"}},
+		[3]string{"are we still supporting {F} in the {S}?", "{S} end of {F} support", "when does support for {F} end in the {S}?"}},
 	{"{P} will be out sick until {D} and {Q} covers the {S} on-call",
 		[3]string{"who is covering on-call for the {S}?", "{P} sick leave on-call cover", "when is {P} back from being ill?"}},
 	{"Load test showed the {S} handles {N}000 requests per second before {T} saturates",
@@ -73,7 +75,7 @@ var evalFacts = []evalFact{
 	{"The {T} license renewal costs {N}00 euros a year and {P} approved it",
 		[3]string{"how much does renewing {T} cost us?", "{T} license renewal price", "who approved paying for {T}?"}},
 	{"Traced the {S} outage to an expired TLS certificate at {V}",
-		[3]string{"what caused the {S} downtime?", "{S} outage expired certificate", "which vendor's certificate had lapsed?"}},
+		[3]string{"what caused the {S} downtime?", "{S} outage expired certificate", "which vendor's certificate had lapsed when the {S} went down?"}},
 	{"{P} asked for a summary of the {S} incidents to share with {X}",
 		[3]string{"who wanted an incident report for {X}?", "{S} incident summary {X}", "what did {P} want to send to {X}?"}},
 	{"Switched the {S} CI from {T} to {U} because builds took {N} minutes",
@@ -81,11 +83,11 @@ var evalFacts = []evalFact{
 	{"{P}'s birthday is on {M} {N}th and the team is getting a cake",
 		[3]string{"when is {P}'s birthday?", "{P} birthday cake", "what are we getting {P} for the celebration?"}},
 	{"{P} recommended the book {B} for learning about distributed systems",
-		[3]string{"what book did {P} suggest reading?", "{P} book recommendation", "what should I read to learn distributed systems?"}},
+		[3]string{"what book did {P} suggest reading?", "{P} book recommendation", "what did {P} say I should read about distributed systems?"}},
 	{"Backfilled {N}000 missing rows in the {S} {T} tables after the sync bug",
-		[3]string{"how many rows were restored in the {S}?", "{S} backfill after sync bug", "what did we repair after the synchronisation bug?"}},
+		[3]string{"how many rows were restored in the {S}?", "{S} backfill after sync bug", "what did we repair in the {S} after the synchronisation bug?"}},
 	{"Hired a contractor from {C} to help {P} with the {S} accessibility audit",
-		[3]string{"who is helping with the accessibility review of the {S}?", "{S} accessibility contractor", "where is the accessibility contractor based?"}},
+		[3]string{"who is helping with the accessibility review of the {S}?", "{S} accessibility contractor", "where is the contractor who helps {P} based?"}},
 	{"Set the {S} data retention to {N} days at the request of {X}",
 		[3]string{"how long do we keep {S} data?", "{X} retention requirement", "why did the {S} retention period change?"}},
 }

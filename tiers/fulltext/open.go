@@ -14,6 +14,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/internal/sqliteuri"
 )
 
@@ -40,7 +41,16 @@ type Options struct {
 	// index give up at once (ErrLocked) instead of waiting its turn: when
 	// many prompts arrive together, one updates and the rest read.
 	NoWaitUpdate bool
+	// BuildWithin bounds a build Open must do (0: only ctx bounds it). A
+	// build that does not finish in time is given to Background, when set,
+	// to be done in a process of its own, and Open fails with ErrBuilding:
+	// a prompt hook must not spend its deadline on a build it cannot finish.
+	BuildWithin time.Duration
+	Background  func() error
 }
+
+// ErrBuilding reports an index being built in the background.
+var ErrBuilding = errors.New("search index is being built")
 
 // Open opens the index of h, building it first when it is missing,
 // unreadable or of another schema. It never touches a memory file.
@@ -57,7 +67,7 @@ func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
 	if errors.Is(err, ErrLocked) {
 		return nil, err
 	}
-	if err := build(ctx, h, false); err != nil {
+	if err := boundedBuild(ctx, h, opts); err != nil {
 		return nil, err
 	}
 	if ix, err = openIndex(h, path, opts.BusyTimeout); err != nil {
@@ -65,6 +75,25 @@ func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
 	}
 	ix.noWaitUpdate = opts.NoWaitUpdate
 	return ix, nil
+}
+
+// boundedBuild builds the index within opts.BuildWithin, handing a build
+// that ran out of time (not one that waited for another builder) to
+// opts.Background.
+func boundedBuild(ctx context.Context, h Home, opts Options) error {
+	if opts.BuildWithin <= 0 {
+		return build(ctx, h, false)
+	}
+	bctx, cancel := context.WithTimeout(ctx, opts.BuildWithin)
+	defer cancel()
+	err := build(bctx, h, false)
+	if err == nil || errors.Is(err, ErrLocked) || ctx.Err() != nil || bctx.Err() == nil || opts.Background == nil {
+		return err
+	}
+	if berr := opts.Background(); berr != nil {
+		return fmt.Errorf("%w; building it in the background: %v", err, berr)
+	}
+	return ErrBuilding
 }
 
 // Close closes the index.
@@ -78,6 +107,9 @@ var errStale = errors.New("search index must be rebuilt")
 func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, errStale
+	}
+	if err := sqliteuri.CheckFiles(path); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	db, err := sql.Open("sqlite3", dsn(path, busy))
 	if err != nil {
@@ -156,7 +188,8 @@ func build(ctx context.Context, h Home, force bool) error {
 // without a journal: a crash leaves only a temporary file to remove.
 func fill(ctx context.Context, h Home, tmp string) error {
 	os.Remove(tmp)
-	db, err := sql.Open("sqlite3", sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"}}))
+	db, err := sql.Open("sqlite3", sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"},
+		"_locking_mode": {"EXCLUSIVE"}, "_cache_size": {"-65536"}}))
 	if err != nil {
 		return err
 	}
@@ -181,7 +214,7 @@ func fill(ctx context.Context, h Home, tmp string) error {
 
 // lockBuild takes the build lock, polling until ctx ends.
 func lockBuild(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := regfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("search index lock: %w", err)
 	}

@@ -64,6 +64,10 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(ts) == 0 {
 		return nil, ErrNoTerms
 	}
+	ts, allCommon, err := ix.affordable(ctx, ts)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = math.MaxInt32
@@ -71,9 +75,18 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	want := min(limit*candidatesPerHit+10, math.MaxInt32)
 	// The best documents are ranked on the full-text index alone, then
 	// filtered; only when the filters leave too few is everything ranked.
-	hits, full, err := ix.rank(ctx, q, ts, want*topFactor)
-	if err == nil && len(hits) < want && !full {
-		hits, _, err = ix.rank(ctx, q, ts, math.MaxInt32)
+	var hits []Hit
+	var full bool
+	if allCommon {
+		// Ranking every document of several common words is what costs;
+		// those holding all of them are few, and usually enough.
+		hits, full, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), ts, want*topFactor)
+	}
+	if err == nil && (!allCommon || len(hits) < limit) {
+		hits, full, err = ix.rank(ctx, q, matchExpr(ts), ts, want*topFactor)
+		if err == nil && len(hits) < want && !full {
+			hits, _, err = ix.rank(ctx, q, matchExpr(ts), ts, math.MaxInt32)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
@@ -91,20 +104,58 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
+// commonDocs is the document count above which a word is common: ranking
+// reads every document of every word searched, so a word in a hundred
+// thousand documents alone costs tens of milliseconds, and tells BM25
+// little (its weight falls with the count).
+const commonDocs = 5000
+
+// affordable are the terms of a query worth ranking: all of them, but on
+// an index of more than commonDocs documents, the common words are left
+// out when the query has a rarer one. allCommon reports a query of
+// several words that are all common.
+func (ix *Index) affordable(ctx context.Context, ts []string) (terms []string, allCommon bool, err error) {
+	if len(ts) < 2 {
+		return ts, false, nil
+	}
+	var docs int
+	if err := ix.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM docs`).Scan(&docs); err != nil || docs <= commonDocs {
+		return ts, false, err
+	}
+	var rare []string
+	for _, t := range ts {
+		var n int
+		// counting stops past commonDocs: a common word costs no more
+		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)`,
+			matchExpr([]string{t}), commonDocs+1).Scan(&n)
+		if err != nil {
+			return nil, false, err
+		}
+		if n <= commonDocs {
+			rare = append(rare, t)
+		}
+	}
+	if len(rare) == 0 {
+		return ts, true, nil
+	}
+	return rare, false, nil
+}
+
 // topFactor is how many more documents than wanted are ranked before the
 // filters (tiers, dates, statuses) apply.
 const topFactor = 4
 
-// rank returns the documents among the best top by BM25 that pass q's
-// filters, with their relevance as Score; full reports that the top held
+// rank returns the documents matching the FTS5 expression match among
+// the best top by BM25 that pass q's filters (ts are the words, for the
+// excerpts), with their relevance as Score; full reports that the top held
 // every match, so that a second pass could find no more.
-func (ix *Index) rank(ctx context.Context, q Query, ts []string, top int) (hits []Hit, full bool, err error) {
+func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, top int) (hits []Hit, full bool, err error) {
 	where, args := q.filters()
 	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
 		WHERE fts MATCH ? ORDER BY r LIMIT ?)
 		SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, top.r
 		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
-	args = append([]any{matchExpr(ts), top}, args...)
+	args = append([]any{match, top}, args...)
 	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, false, err
@@ -133,7 +184,7 @@ func (ix *Index) rank(ctx context.Context, q Query, ts []string, top int) (hits 
 		var n int
 		// cheaper than counting every match: is there one past the top?
 		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
-			matchExpr(ts), top).Scan(&n)
+			match, top).Scan(&n)
 		full = err == nil && n == 0
 	}
 	return hits, full, nil

@@ -65,6 +65,28 @@ type updater struct {
 	q    querier
 	tx   *sql.Tx
 	st   UpdateStats
+	// stmts are the statements prepared in tx: a build inserts a million
+	// rows, and preparing each insert again cost more than running it.
+	stmts map[string]*sql.Stmt
+}
+
+// exec runs a statement of the update, prepared once per transaction.
+func (u *updater) exec(query string, args ...any) (sql.Result, error) {
+	if u.tx == nil {
+		return u.q.ExecContext(u.ctx, query, args...)
+	}
+	st, ok := u.stmts[query]
+	if !ok {
+		var err error
+		if st, err = u.tx.PrepareContext(u.ctx, query); err != nil {
+			return nil, err
+		}
+		if u.stmts == nil {
+			u.stmts = map[string]*sql.Stmt{}
+		}
+		u.stmts[query] = st
+	}
+	return st.ExecContext(u.ctx, args...)
 }
 
 type querier interface {
@@ -330,13 +352,13 @@ func (u *updater) appendLog(t tree, path, rel string, key fileKey, lr logReader)
 
 // remember records the version of rel that is indexed.
 func (u *updater) remember(rel string, key fileKey, lr logReader) error {
-	_, err := u.q.ExecContext(u.ctx, `INSERT OR REPLACE INTO files(path, size, mtime, inode, offset, line, day)
+	_, err := u.exec(`INSERT OR REPLACE INTO files(path, size, mtime, inode, offset, line, day)
 		VALUES(?, ?, ?, ?, ?, ?, ?)`, rel, key.size, key.mtime, key.inode, lr.offset, lr.complete(), lr.day)
 	return err
 }
 
 func (u *updater) insert(rel, tier string, d doc) error {
-	res, err := u.q.ExecContext(u.ctx, `INSERT INTO docs(path, tier, line, day, status, category, title, tags, body)
+	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body)
 	if err != nil || u.opts.bulk {
 		return err
@@ -345,7 +367,7 @@ func (u *updater) insert(rel, tier string, d doc) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.q.ExecContext(u.ctx, `INSERT INTO fts(rowid, title, tags, body) VALUES(?, ?, ?, ?)`, id, d.title, d.tags, d.body)
+	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body) VALUES(?, ?, ?, ?)`, id, d.title, d.tags, d.body)
 	return err
 }
 
@@ -356,11 +378,11 @@ const allLines = -1
 // deleteDocs removes the documents of rel after line after from the
 // full-text index and the documents.
 func (u *updater) deleteDocs(rel string, after int) error {
-	if _, err := u.q.ExecContext(u.ctx, `INSERT INTO fts(fts, rowid, title, tags, body)
+	if _, err := u.exec(`INSERT INTO fts(fts, rowid, title, tags, body)
 		SELECT 'delete', id, title, tags, body FROM docs WHERE path = ? AND line > ?`, rel, after); err != nil {
 		return err
 	}
-	_, err := u.q.ExecContext(u.ctx, `DELETE FROM docs WHERE path = ? AND line > ?`, rel, after)
+	_, err := u.exec(`DELETE FROM docs WHERE path = ? AND line > ?`, rel, after)
 	return err
 }
 

@@ -255,3 +255,43 @@ func TestFIFOsAreSkipped(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestBuildOutOfTimeGoesToBackground: a build that cannot finish within
+// BuildWithin is handed to Background once; one that only waited for
+// another builder is not.
+func TestBuildOutOfTimeGoesToBackground(t *testing.T) {
+	h := testHome(t)
+	calls := 0
+	opts := Options{BuildWithin: time.Microsecond, Background: func() error { calls++; return nil }}
+	if _, err := Open(context.Background(), h, opts); !errors.Is(err, ErrBuilding) || calls != 1 {
+		t.Fatalf("out of time: %v, %d calls", err, calls)
+	}
+	if _, err := os.Stat(h.DBPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an abandoned build left an index: %v", err)
+	}
+	unlock, err := lockBuild(context.Background(), h.DBPath()+".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	opts.BuildWithin = 30 * time.Millisecond
+	if _, err := Open(context.Background(), h, opts); !errors.Is(err, ErrLocked) || calls != 1 {
+		t.Errorf("waiting for another builder: %v, %d calls", err, calls)
+	}
+}
+
+// TestHugeLog: a 200 MB log (here mostly one line of NUL bytes, a sparse
+// file) is read as a stream: the line after it is found, with its number.
+func TestHugeLog(t *testing.T) {
+	h := testHome(t)
+	p := filepath.Join(h.Layout.SessionsDir(), "2026-11-02.md")
+	write(t, p, "# Session Log: 2026-11-02\n\n**10:00** - before the flood\n")
+	if err := os.Truncate(p, 200<<20); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, p, "\n**11:00** - after the flood came the armadillo\n")
+	ix := openTest(t, h)
+	if got := cites(search(t, ix, Query{Text: "armadillo"})); !slices.Equal(got, []string{"memory/sessions/2026-11-02.md:5"}) {
+		t.Errorf("%v", got)
+	}
+}

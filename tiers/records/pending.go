@@ -10,6 +10,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // PendingFile, inside the records root, lists the record files a write
@@ -40,7 +41,7 @@ func clearPending(root string) error {
 // that was killed: each marked file gets its line from what it holds now
 // (active: the line; retired, archived, gone or unreadable: none).
 func repairPending(root string, warn func(string)) error {
-	data, err := os.ReadFile(filepath.Join(root, PendingFile))
+	data, err := regfile.ReadFile(filepath.Join(root, PendingFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

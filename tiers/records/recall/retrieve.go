@@ -32,6 +32,10 @@ type RetrieveOptions struct {
 	Now    time.Time
 	// Warn receives the few warnings the hook may print (a bad max_inject).
 	Warn io.Writer
+	// Reindex, when set, starts a build of the home's search index in a
+	// process of its own; retrieval calls it when it cannot build a
+	// missing index within its deadline.
+	Reindex func() error
 }
 
 // HookInput is the part of the UserPromptSubmit hook JSON retrieval reads.
@@ -92,7 +96,11 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	h := fulltext.HomeOf(opts.Layout, opts.Root)
-	ix, _, err := fulltext.OpenFresh(ctx, h, fulltext.Options{BusyTimeout: busyTimeout(ctx), NoWaitUpdate: true})
+	ixOpts := fulltext.Options{BusyTimeout: busyTimeout(ctx), NoWaitUpdate: true, BuildWithin: buildWithin(ctx)}
+	if !h.Standalone {
+		ixOpts.Background = opts.Reindex
+	}
+	ix, _, err := fulltext.OpenFresh(ctx, h, ixOpts)
 	if err != nil {
 		return "", ctx.Err()
 	}
@@ -133,6 +141,16 @@ const (
 	excerptCandidates = 8
 	maxExcerpts       = 5
 )
+
+// buildWithin is how long a retrieval may spend building a missing index
+// before it hands the build to RetrieveOptions.Reindex: half of what is
+// left before the deadline.
+func buildWithin(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return max(time.Until(dl)/2, time.Millisecond)
+	}
+	return 0
+}
 
 // busyTimeout is the longest a retrieval waits for another process's
 // lock on the index: a fifth of what is left before the deadline.
