@@ -12,6 +12,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -157,6 +158,15 @@ func (r *Runner) rotate(now time.Time) outcome {
 	msgs, err := tiers.Rotate(r.Layout, now.In(r.Home))
 	if err != nil {
 		return failed(err)
+	}
+	// The daily pass also takes the day's hand edits of the reference tier
+	// into the records.
+	if h := (bridge.Home{Layout: r.Layout, Now: now}); h.HasView() {
+		rep, err := bridge.Ingest(h, false)
+		if err != nil {
+			return failed(fmt.Errorf("%s; ingest: %w", strings.Join(msgs, " "), err))
+		}
+		msgs = append(msgs, fmt.Sprintf("Ingested the reference tier: %d changes, %d entries left alone.", len(rep.Changes), len(rep.Problems)))
 	}
 	if err := updateSearchIndex(r.Layout); err != nil {
 		msgs = append(msgs, fmt.Sprintf("(search index not updated: %v)", err))
