@@ -78,6 +78,7 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Registration{}, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
+	atomicfile.Sweep(filepath.Dir(path))
 	if err := atomicfile.WriteFile(path, merged, perm); err != nil {
 		return Registration{}, fmt.Errorf("write %s: %w", path, err)
 	}

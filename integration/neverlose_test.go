@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/testutil"
@@ -235,6 +236,92 @@ func TestRecordsWriteKilledKeepsIndex(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// A memory path linked out of the home (the file itself or a directory on
+// its way) is refused by every command with one clear line, and nothing
+// outside is read into a context or written; the session-start hook fails
+// open without the outside content.
+func TestMemoryLinkedOutOfHomeRefused(t *testing.T) {
+	commands := [][]string{
+		{"inject"}, {"rotate"}, {"consolidate"}, {"consolidate", "--apply"}, {"init"},
+		{"records", "write", "--action", "create", "--category", "decision", "--target", recJWT, "--input", "/tmp/.memory-write-pending-none.json"},
+		{"records", "index", "--rebuild"}, {"scheduler", "list"}, {"status"}, {"sync", "status"},
+	}
+	for _, linked := range []string{"memory/core.md", "memory/archive", "memory/records", "memory/.state", "memory/sessions", "memory"} {
+		t.Run(linked, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "zylos")
+			if res := (testutil.Run{ZylosDir: home}).Exec(t, "init"); res.Code != 0 {
+				t.Fatalf("init: %s", resultText(res))
+			}
+			must(t, os.MkdirAll(filepath.Join(home, "memory", "archive"), 0o755))
+			must(t, os.MkdirAll(filepath.Join(home, "memory", "records"), 0o755))
+			must(t, os.WriteFile(filepath.Join(home, "memory", "sessions", "2025-01-01.md"), []byte("# Session Log: 2025-01-01\n"), 0o644))
+			outside := filepath.Join(t.TempDir(), "outside")
+			must(t, os.Rename(filepath.Join(home, linked), outside))
+			must(t, os.Symlink(outside, filepath.Join(home, linked)))
+			if linked == "memory/core.md" {
+				must(t, os.WriteFile(outside, []byte("SECRET OUTSIDE\n"), 0o644))
+			}
+			before := snapshot(t, outside)
+			for _, args := range commands {
+				res := (testutil.Run{ZylosDir: home}).Exec(t, args...)
+				if res.Code == 0 || strings.Count(res.Stderr, "\n") != 1 || !strings.Contains(res.Stderr, "outside the home") {
+					t.Errorf("%v: %s", args, resultText(res))
+				}
+			}
+			hook := testutil.Run{ZylosDir: home, Stdin: `{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}`}.Exec(t, "hook", "session-start")
+			if hook.Code != 0 || strings.Contains(hook.Stdout, "SECRET") || !strings.Contains(hook.Stderr, "outside the home") {
+				t.Errorf("hook session-start: %s", resultText(hook))
+			}
+			if after := snapshot(t, outside); after != before {
+				t.Errorf("outside changed:\n%s\nwas:\n%s", after, before)
+			}
+		})
+	}
+}
+
+// A write killed (SIGKILL) between creating its temp file and renaming it
+// leaves ".NAME.tmp-N" behind; the next command that writes into that
+// directory removes it once it is older than a minute, and leaves a young
+// one (a write in progress) and other dot-files alone.
+func TestKilledWriteTempsSwept(t *testing.T) {
+	h := newRecHome(t)
+	sessions := filepath.Join(h.zylos, "memory", "sessions")
+	must(t, os.MkdirAll(sessions, 0o755))
+	must(t, os.WriteFile(filepath.Join(sessions, "current.md"), []byte("# Session Log: 2026-03-14\n\n"), 0o644))
+	crash := []string{crashpoint.Env + "=atomicfile-before-rename"}
+	createArgs := []string{"records", "write", "--action", "create", "--category", "decision", "--target", recJWT, "--input", h.stage("in.json", recDecision)}
+	for _, step := range []struct {
+		args []string
+		dir  string
+	}{{[]string{"rotate"}, sessions}, {createArgs, h.root}} {
+		if res := h.run(crash, step.args...); res.Code != -1 {
+			t.Fatalf("%v not killed: %s", step.args, resultText(res))
+		}
+		left, _ := filepath.Glob(filepath.Join(step.dir, ".*.tmp-*"))
+		if len(left) != 1 {
+			t.Fatalf("%v left %v, want one temp file", step.args, left)
+		}
+		old := time.Now().Add(-2 * time.Minute)
+		must(t, os.Chtimes(left[0], old, old))
+		young := filepath.Join(step.dir, ".young.md.tmp-123")
+		keep := filepath.Join(step.dir, ".notes.tmp-draft")
+		must(t, os.WriteFile(young, nil, 0o644))
+		must(t, os.WriteFile(keep, nil, 0o644))
+		must(t, os.Chtimes(keep, old, old))
+		if res := h.run(nil, step.args...); res.Code != 0 && !strings.Contains(res.Stdout, "CREATE_ERROR") {
+			t.Fatalf("%v rerun: %s", step.args, resultText(res))
+		}
+		if _, err := os.Stat(left[0]); err == nil {
+			t.Errorf("%v: stale %s not swept", step.args, filepath.Base(left[0]))
+		}
+		for _, p := range []string{young, keep} {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%v: %s swept: %v", step.args, filepath.Base(p), err)
+			}
 		}
 	}
 }

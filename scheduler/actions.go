@@ -191,6 +191,7 @@ func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return failed(fmt.Errorf("create reports dir: %w", err))
 	}
+	atomicfile.Sweep(filepath.Dir(path))
 	if err := atomicfile.Write(path, 0o600, report.WriteJSON); err != nil {
 		return failed(fmt.Errorf("write report: %w", err))
 	}

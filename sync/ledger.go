@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -115,14 +115,12 @@ func (l Ledger) update(change func(*ledgerFile)) error {
 	if err := os.MkdirAll(filepath.Dir(l.Path), 0o755); err != nil {
 		return fmt.Errorf("create state dir: %w", err)
 	}
-	lock, err := regfile.OpenFile(l.Path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := flock.Acquire(l.Path+".lock", "another sync fetch or run")
 	if err != nil {
 		return fmt.Errorf("lock sync ledger: %w", err)
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock sync ledger: %w", err)
-	}
+	defer unlock()
+	atomicfile.Sweep(filepath.Dir(l.Path))
 	f, err := l.read()
 	if err != nil {
 		return err

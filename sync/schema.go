@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
@@ -235,7 +234,7 @@ func Create(path string) (created bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, fmt.Errorf("create c4 db dir: %w", err)
 	}
-	sweepTemps(dir)
+	atomicfile.Sweep(dir)
 	tmp, err := os.CreateTemp(dir, tempPattern)
 	if err != nil {
 		return false, fmt.Errorf("create c4 db: %w", err)
@@ -259,19 +258,10 @@ func Create(path string) (created bool, err error) {
 	return true, atomicfile.SyncDir(dir)
 }
 
-// tempPattern names the files Create builds a database in.
+// tempPattern names the files Create builds a database in: the temp
+// names of atomicfile, so that atomicfile.Sweep clears those a killed
+// Create left behind.
 const tempPattern = ".c4.db.tmp-*"
-
-// sweepTemps removes temp databases that a Create killed midway left
-// behind; only old ones, so a Create running right now keeps its file.
-func sweepTemps(dir string) {
-	stale, _ := filepath.Glob(filepath.Join(dir, tempPattern))
-	for _, p := range stale {
-		if info, err := os.Stat(p); err == nil && time.Since(info.ModTime()) > 10*time.Minute {
-			os.Remove(p)
-		}
-	}
-}
 
 // build writes the schema into the empty file at path and closes it, which
 // folds the WAL back into the main file.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -43,7 +44,7 @@ type ApplyReport struct {
 // entries plus what remains account for every byte of it. A second run
 // finds nothing to do. now must be in the layout's location.
 func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
-	unlock, err := lockFile(filepath.Join(l.StateDir(), "consolidate.lock"))
+	unlock, err := flock.Acquire(filepath.Join(l.StateDir(), "consolidate.lock"), "another consolidate --apply")
 	if err != nil {
 		return ApplyReport{}, err
 	}
@@ -55,6 +56,7 @@ func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
 	if err := os.MkdirAll(l.ArchiveDir(), 0o755); err != nil {
 		return ApplyReport{}, fmt.Errorf("create archive dir: %w", err)
 	}
+	atomicfile.Sweep(l.ReferenceDir(), l.ArchiveDir(), l.SessionsDir())
 	if err := a.archiveSessions(); err != nil {
 		return a.report, err
 	}

@@ -109,7 +109,7 @@ func ParseEntries(name string, src []byte) []Entry {
 		return nil
 	}
 	p := &entryParser{file: name, src: src, kind: kind, lines: lineStarts(src)}
-	doc := mdParser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	doc := mdParser().Parse(text.NewReader(boundNesting(src)), parser.WithContext(parser.NewContext()))
 	if kind == KindSessionLine {
 		return p.sessionLines(doc)
 	}

@@ -101,6 +101,7 @@ func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error
 			return r, err
 		}
 	}
+	atomicfile.Sweep(append(dirs, l.MemoryDir())...)
 	for _, s := range kind.seeds() {
 		data, err := fs.ReadFile(templates.FS, s.template)
 		if err != nil {

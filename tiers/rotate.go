@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -32,11 +32,12 @@ func Rotate(l Layout, now time.Time) (messages []string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create sessions dir: %w", err)
 	}
-	unlock, err := lockFile(filepath.Join(l.StateDir(), "locks", "rotate.lock"))
+	unlock, err := flock.Acquire(filepath.Join(l.StateDir(), "locks", "rotate.lock"), "another rotation")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	atomicfile.Sweep(dir)
 	// Appenders never take the lock: a pass that loses a race with one (it
 	// created current.md under us) starts over on what it made.
 	for attempt := 0; attempt < maxRotationPasses; attempt++ {
@@ -171,21 +172,4 @@ func linkedBefore(current, target string) bool {
 	a, errA := os.Stat(current)
 	b, errB := os.Stat(target)
 	return errA == nil && errB == nil && os.SameFile(a, b)
-}
-
-// lockFile takes an exclusive advisory lock on path, so two rotations (the
-// scheduler and a manual run) never race; the returned func releases it.
-func lockFile(path string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create lock dir: %w", err)
-	}
-	f, err := regfile.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil
 }

@@ -58,9 +58,15 @@ func thresholdFlag() cli.Flag {
 
 // c4Env is what every c4 and sync command needs: the env and the DB path.
 func c4Env(c *cli.Context) (*env, string, error) {
-	e, err := envFrom(c)
+	e, err := homeEnv(c)
 	if err != nil {
 		return nil, "", err
+	}
+	if underSync(c) {
+		// sync rotates the session log and keeps its ledger in .state.
+		if err := e.layout.CheckConfined(); err != nil {
+			return nil, "", err
+		}
 	}
 	if _, p := ownArgs(c); p != "" {
 		return e, p, nil
@@ -224,4 +230,14 @@ func c4Init(c *cli.Context) error {
 	}
 	_, err = fmt.Fprintln(e.stdout, c4sync.CreateLine(path, created))
 	return err
+}
+
+// underSync reports whether c is a sync subcommand rather than a c4 one.
+func underSync(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name == "sync" {
+			return true
+		}
+	}
+	return false
 }

@@ -27,7 +27,22 @@ type env struct {
 	stderr io.Writer
 }
 
+// envFrom is the env of a command that works on the memory: it refuses a
+// home whose memory paths lead outside it (see tiers.Layout.CheckConfined).
 func envFrom(c *cli.Context) (*env, error) {
+	e, err := homeEnv(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.layout.CheckConfined(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// homeEnv is the env without the memory check, for the commands that only
+// touch the C4 database.
+func homeEnv(c *cli.Context) (*env, error) {
 	dir := c.String("zylos-dir")
 	if dir == "" {
 		return nil, fmt.Errorf("--zylos-dir is empty")

@@ -11,9 +11,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
+
+// tempInfix joins a target's name and the random part of its temp file:
+// the temp of NAME is ".NAME.tmp-<digits>" (os.CreateTemp's pattern).
+const tempInfix = ".tmp-"
 
 // createTemp is a variable so tests can inject ENOSPC or a crash between
 // writing and renaming.
@@ -41,7 +48,7 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 		}
 		perm = info.Mode().Perm()
 	}
-	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	tmp, err := createTemp(dir, "."+base+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -63,6 +70,7 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	crashpoint.At("atomicfile-before-rename")
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -91,7 +99,7 @@ func CreateExclusive(path string, data []byte, perm os.FileMode) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	tmp, err := createTemp(dir, "."+base+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
@@ -133,4 +141,58 @@ func Append(path string, data []byte) error {
 		return fmt.Errorf("append to %s: sync: %w", path, err)
 	}
 	return f.Close()
+}
+
+// StaleAfter is the age past which a temp file can only be one a killed
+// write left behind: a write takes milliseconds.
+const StaleAfter = time.Minute
+
+// Sweep removes from each dir the temp files of this package (by name:
+// ".NAME.tmp-<digits>", a regular file) older than StaleAfter, which a
+// process killed between creating and renaming them left behind. Commands
+// that write into a directory sweep it first. It is best effort: a dir
+// that cannot be read is left alone. It returns the number removed.
+func Sweep(dirs ...string) int {
+	removed := 0
+	now := time.Now()
+	for _, dir := range dirs {
+		d, err := os.Open(dir)
+		if err != nil {
+			continue
+		}
+		names, _ := d.Readdirnames(-1)
+		d.Close()
+		for _, name := range names {
+			if !IsTempName(name) {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			info, err := os.Lstat(path)
+			if err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < StaleAfter {
+				continue
+			}
+			if os.Remove(path) == nil {
+				removed++
+			}
+		}
+	}
+	return removed
+}
+
+// IsTempName reports whether name is a temp file name of this package.
+func IsTempName(name string) bool {
+	i := strings.LastIndex(name, tempInfix)
+	if len(name) < 2 || name[0] != '.' || i < 2 {
+		return false
+	}
+	digits := name[i+len(tempInfix):]
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

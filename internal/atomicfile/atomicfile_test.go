@@ -79,3 +79,14 @@ func assertNoTemps(t *testing.T, dir string) {
 		}
 	}
 }
+
+func TestIsTempName(t *testing.T) {
+	for name, want := range map[string]bool{
+		".current.md.tmp-419860973": true, ".index.md.tmp-1": true, ".c4.db.tmp-77": true,
+		"current.md.tmp-1": false, ".notes.tmp-draft": false, ".x.tmp-": false, ".tmp-12": false, "..tmp-1": false,
+	} {
+		if got := IsTempName(name); got != want {
+			t.Errorf("IsTempName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -216,6 +216,7 @@ func writeDraft(o DraftOptions, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create staging dir: %w", err)
 	}
+	atomicfile.Sweep(dir)
 	base := fmt.Sprintf("draft-%s-%d", o.Category, o.Now.Unix())
 	for i := 1; ; i++ {
 		name := base

@@ -19,6 +19,7 @@ func GarbageCollect(root string, now time.Time, out io.Writer, warn func(string)
 		return err
 	}
 	defer lock.Release()
+	sweepFolders(root, Categories...)
 	recs, err := Scan(root, false, warn)
 	if err != nil {
 		return err

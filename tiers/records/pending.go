@@ -101,5 +101,15 @@ func repairIfPending(root string, warn func(string)) error {
 	return lock.Release()
 }
 
+// sweepFolders clears the temp files killed writes left in root and in
+// the folders of cats (see atomicfile.Sweep).
+func sweepFolders(root string, cats ...string) {
+	dirs := []string{root}
+	for _, c := range cats {
+		dirs = append(dirs, filepath.Join(root, Folder(c)))
+	}
+	atomicfile.Sweep(dirs...)
+}
+
 // crashAt is where the crash-safety tests kill a write (see crashpoint).
 func crashAt(point string) { crashpoint.At("records-" + point) }

@@ -92,6 +92,7 @@ func Write(o WriteOptions) (Answer, error) {
 		}
 		defer lock.Release()
 	}
+	atomicfile.Sweep(o.Root, filepath.Dir(t.abs))
 	if o.View != nil {
 		if err := o.View.Sync(); err != nil {
 			return nil, err

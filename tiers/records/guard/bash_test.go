@@ -44,3 +44,10 @@ func FuzzWriteTargets(f *testing.F) {
 		_ = WriteTargets(line, "/w")
 	})
 }
+
+func BenchmarkWriteTargets(b *testing.B) {
+	line := `cd /home/u/zylos && grep -rn "sqlite" memory/reference/ 2>/dev/null | head -20 > /tmp/hits.txt && cat memory/records/decisions/use-wal.json | jq .title`
+	for range b.N {
+		_ = WriteTargets(line, "/w")
+	}
+}
