@@ -171,3 +171,29 @@ func TestV07WeeklyConsolidation(t *testing.T) {
 		t.Errorf("no review request queued:\n%s", res.Stdout)
 	}
 }
+
+// TestV07SyncRequest: the periodic sync request of a v0.7 home is v0.7.1's
+// instruction, and a pending one still holds back the next.
+func TestV07SyncRequest(t *testing.T) {
+	dir := v07Tree(t, sampleIdentity, sampleState, sampleReferences)
+	r := testutil.Run{ZylosDir: dir, Env: []string{"ZYLOS_MEMORY_NOW="}} // a trigger's slot is its second
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatal(res.Stderr)
+	}
+	db := rawDB(t, filepath.Join(dir, "comm-bridge", "c4.db"))
+	insertConvs(t, db, numbered(3))
+	db.Close()
+	res := r.Exec(t, "scheduler", "trigger", "memory-sync-periodic")
+	if res.Code != 0 || !strings.Contains(res.Stdout, ": ok ") {
+		t.Fatalf("trigger: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	res = r.Exec(t, "c4", "fetch", "--begin", "4", "--end", "4")
+	if !strings.Contains(res.Stdout, "[Action Required] There are 3 unsummarized conversations (conversation id 1 ~ 3). Please use zylos-memory skill to process them.\n") {
+		t.Errorf("queued request:\n%s", res.Stdout)
+	}
+	time.Sleep(1100 * time.Millisecond) // the next slot of a trigger
+	res = r.Exec(t, "scheduler", "trigger", "memory-sync-periodic")
+	if !strings.Contains(res.Stdout, "skipped (trigger: a sync request is still pending in C4)") {
+		t.Errorf("second trigger: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+}

@@ -138,7 +138,7 @@ func (r *Runner) syncTrigger(t *Task, key string) outcome {
 	if err != nil {
 		return failed(err)
 	}
-	line, err := c4.syncTrigger()
+	line, err := c4.syncTrigger(r.Layout.Kind())
 	if err != nil {
 		return failed(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // c4Channel is the C4 channel of everything the scheduler queues, as
@@ -52,12 +53,12 @@ func (r *Runner) Close() error {
 
 // syncTrigger is the "[Action Required] ... /memory sync" line when any
 // conversation is unsummarized, "" when none is.
-func (q *c4Queue) syncTrigger() (string, error) {
+func (q *c4Queue) syncTrigger(kind tiers.Kind) (string, error) {
 	r, err := q.db.Unsummarized()
 	if err != nil || r.Count == 0 {
 		return "", err
 	}
-	return c4sync.TriggerLine(r), nil
+	return c4sync.TriggerLineFor(kind, r), nil
 }
 
 // syncPending reports whether any sync request is still pending. An exact
@@ -74,8 +75,8 @@ func (q *c4Queue) syncPending() (bool, error) {
 	return n > 0, nil
 }
 
-// syncRequestPattern matches every c4sync.TriggerLine.
-const syncRequestPattern = "[Action Required] There are % unsummarized conversations %/memory sync --begin %"
+// syncRequestPattern matches every c4sync.TriggerLineFor, of either layout.
+const syncRequestPattern = "[Action Required] There are % unsummarized conversations (conversation id % ~ %). Please %"
 
 func (q *c4Queue) hasPending(content string) (bool, error) { return q.db.HasPending(content) }
 

@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // DefaultThreshold is the unsummarized count above which a sync is asked for.
@@ -76,11 +78,31 @@ func TriggerLine(r Range) string {
 // ThresholdCheck is the text of `c4 threshold-check`: the trigger line and
 // a newline when the count is over threshold, else nothing.
 func (db *DB) ThresholdCheck(threshold int) (string, error) {
+	return db.ThresholdCheckFor(tiers.KindV2, threshold)
+}
+
+// ThresholdCheckFor is ThresholdCheck with the trigger line of the layout.
+func (db *DB) ThresholdCheckFor(kind tiers.Kind, threshold int) (string, error) {
 	r, err := db.Unsummarized()
 	if err != nil || r.Count <= int64(threshold) {
 		return "", err
 	}
-	return TriggerLine(r) + "\n", nil
+	return TriggerLineFor(kind, r) + "\n", nil
+}
+
+// TriggerLineFor is the `[Action Required]` line in the words of the
+// layout: a v0.7 home is told what zylos-core v0.7.1 tells it (use the
+// zylos-memory skill), a v2 home TriggerLine.
+func TriggerLineFor(kind tiers.Kind, r Range) string {
+	if kind != tiers.KindV07 {
+		return TriggerLine(r)
+	}
+	var b, e int64
+	if r.Begin != nil {
+		b, e = *r.Begin, *r.End
+	}
+	return fmt.Sprintf("[Action Required] There are %d unsummarized conversations (conversation id %d ~ %d). Please use zylos-memory skill to process them.",
+		r.Count, b, e)
 }
 
 // sessionRange reads the latest checkpoint and the unsummarized range

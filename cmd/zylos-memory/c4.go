@@ -197,7 +197,8 @@ func c4ThresholdCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(threshold(c, e.layout.Kind())) })
+	kind := e.layout.Kind()
+	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheckFor(kind, threshold(c, kind)) })
 }
 
 // threshold is --threshold or C4_SYNC_THRESHOLD, else the layout's own.
