@@ -38,7 +38,9 @@ func home(t *testing.T) (zylos, userHome string) {
 	userHome = t.TempDir()
 	zylos = filepath.Join(userHome, "zylos")
 	c4fixture.Create(t, filepath.Join(zylos, "comm-bridge", "c4.db"), 31, 0)
-	if res := (testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}}).Exec(t, "init", "--capture-prompts"); res.Code != 0 {
+	// A generous timeout: CI machines may be busy, and this is no speed test.
+	initRun := testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}, Timeout: 2 * time.Minute}
+	if res := initRun.Exec(t, "init", "--capture-prompts"); res.Code != 0 {
 		t.Fatalf("init: %+v", res)
 	}
 	write(t, filepath.Join(zylos, "memory", "core.md"), "# Core\n\nThe owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\n")

@@ -79,7 +79,20 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 	ans := Answer{Message: rep.Warning}
 	if rep.Answer != nil {
 		ans.Output = rep.Answer
+		return ans, nil
 	}
+	if in.ToolName == "Bash" {
+		return ans, nil
+	}
+	// An edit of a reference file is ingested into the records.
+	feedback, notes, err := ingestEdit(env, in)
+	if err != nil {
+		return Answer{}, err
+	}
+	if feedback != nil {
+		ans.Output = feedback
+	}
+	ans.Message = strings.TrimSpace(ans.Message + "\n" + notes)
 	return ans, nil
 }
 

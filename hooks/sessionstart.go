@@ -24,7 +24,7 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	core, err := tiers.MemoryPartsHead(env.Layout, coreHeadBytes)
 	if err != nil {
 		notes = append(notes, err.Error())
-		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: zylos-memory doctor.",
+		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: " + env.invocation() + " doctor.",
 			ReadMore: "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."}}
 	}
 	c4, err := c4WithinShare(ctx, env.Layout)
@@ -32,7 +32,7 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 		notes = append(notes, "c4: "+err.Error())
 	}
 	startSessionState(ctx, env, in.SessionID, c4)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4))
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.invocation()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
@@ -70,8 +70,9 @@ func c4WithinShare(ctx context.Context, l tiers.Layout) (string, error) {
 // state and references) and the C4 context below the cap. Memory comes
 // first and keeps everything but the room the C4 sync trigger needs, each
 // of its parts cut within its share (tiers.FitParts); the C4 part then
-// gets what is left, its oldest conversations cut first.
-func fitContext(parts []tiers.ContextPart, c4 string) string {
+// gets what is left, its oldest conversations cut first. cmd spells the
+// commands the cut markers give.
+func fitContext(parts []tiers.ContextPart, c4, cmd string) string {
 	core := tiers.FitParts(parts, math.MaxInt)
 	if text := joinContext(core, c4); textLen(text) <= contextBudget {
 		return text
@@ -79,11 +80,11 @@ func fitContext(parts []tiers.ContextPart, c4 string) string {
 	reserve := 0
 	if c4 != "" {
 		_, _, tail := splitSessionInit(c4)
-		reserve = textLen(essentialC4(tail)) + len("\n\n")
+		reserve = textLen(essentialC4(tail, cmd)) + len("\n\n")
 	}
 	core = tiers.FitParts(parts, contextBudget-reserve)
 	rest := contextBudget - textLen(core) - len("\n\n")
-	return joinContext(core, fitSessionInit(c4, rest))
+	return joinContext(core, fitSessionInit(c4, rest, cmd))
 }
 
 // joinContext separates the parts with an empty line.

@@ -137,7 +137,7 @@ func TestFitSessionInit(t *testing.T) {
 		"[2026-03-15 10:02:00] IN (tg:1):\nthird\n\n" +
 		"[Action Required] There are 31 unsummarized conversations.\n"
 	for budget := 0; budget <= textLen(text)+1; budget++ {
-		got := fitSessionInit(text, budget)
+		got := fitSessionInit(text, budget, "zylos-memory")
 		if textLen(got) > budget {
 			t.Fatalf("budget %d: got %d characters", budget, textLen(got))
 		}

@@ -202,11 +202,14 @@ func TestRecordsPluginIndexEnforce(t *testing.T) {
 			t.Errorf("enforce %v: exit %d, stderr %q", args, res.Code, res.Stderr)
 		}
 	}
-	for day := 1; day <= 4; day++ {
+	session := func(day int) {
 		s.file(fmt.Sprintf(".claude/memory/sessions/s-%d.json", day), fmt.Sprintf(`{"schema_version": "1.0",
- "category": "session_summary", "id": "s-%d", "title": "Session %d", "created_at": "2026-03-0%dT09:00:00Z",
- "updated_at": "2026-03-0%dT09:00:00Z", "tags": ["session"], "record_status": "active",
+ "category": "session_summary", "id": "s-%d", "title": "Session %d", "created_at": "2026-03-%02dT09:00:00Z",
+ "updated_at": "2026-03-%02dT09:00:00Z", "tags": ["session"], "record_status": "active",
  "content": {"goal": "g", "outcome": "success", "completed": [], "next_actions": []}}`, day, day, day, day))
+	}
+	for day := 1; day <= 4; day++ {
+		session(day)
 	}
 	s.golden("enforce-dry-run", s.run("", "", "records", "enforce", "--category", "session_summary", "--root", s.root,
 		"--max-retained", "1", "--dry-run"))
@@ -224,6 +227,19 @@ func TestRecordsPluginIndexEnforce(t *testing.T) {
 	}
 	s.golden("enforce-max-retire", s.run("", "", "records", "enforce", "--category", "session_summary", "--root", s.root,
 		"--max-retained", "1", "--max-retire", "2"))
+	// Without --max-retire one run retires at most max(10, 10*max_retained),
+	// the plugin's safety valve: 12 active, window 1, 10 go.
+	for day := 5; day <= 14; day++ {
+		session(day)
+	}
+	res := s.run("", "", "records", "enforce", "--category", "session_summary", "--root", s.root, "--max-retained", "1")
+	var ans struct {
+		Active  int      `json:"active_count"`
+		Retired []string `json:"retired"`
+	}
+	if err := json.Unmarshal([]byte(res.Stdout), &ans); err != nil || len(ans.Retired) != 10 || ans.Active != 2 {
+		t.Errorf("enforce over 12 active with window 1: retired %d, active %d (%v); want 10 and 2", len(ans.Retired), ans.Active, err)
+	}
 }
 
 // TestRecordsPluginHookInput: retrieve reads the plugin's hook input

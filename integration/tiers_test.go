@@ -230,6 +230,9 @@ func snapshot(t testing.TB, home string) string {
 			lines = append(lines, rel+"/")
 		default:
 			data, _ := os.ReadFile(path)
+			// Files that name the home (the skill files) are hashed as if
+			// it were $ZYLOS_DIR, so the figures do not depend on it.
+			data = bytes.ReplaceAll(data, []byte(home), []byte("$ZYLOS_DIR"))
 			sum := sha256.Sum256(data)
 			lines = append(lines, fmt.Sprintf("%s %d %x", rel, len(data), sum[:6]))
 		}

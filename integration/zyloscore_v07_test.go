@@ -149,3 +149,36 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestZylosCoreV07Templates: a home seeded with v0.7.1's own templates and
+// its skill's example entries is a v0.7 home to every command, and
+// consolidation parses its entries without calling any malformed (its
+// projects.md has a planning project, an "(not yet)" Updated and a table).
+func TestZylosCoreV07Templates(t *testing.T) {
+	repo := zylosCore(t, coreV071)
+	root := extractCore(t, repo, coreV071, "templates/memory", "skills/zylos-memory/examples")
+	dir := filepath.Join(t.TempDir(), "zylos")
+	if err := os.Rename(filepath.Join(root, "templates", "memory"), filepath.Join(dir+"-memory")); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(dir, 0o755)
+	os.Rename(dir+"-memory", filepath.Join(dir, "memory"))
+	for _, name := range []string{"decisions", "projects", "preferences", "ideas"} {
+		data, err := os.ReadFile(filepath.Join(root, "skills", "zylos-memory", "examples", name+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "memory", "reference", name+"-examples.md"), data, 0o644)
+	}
+	r := testutil.Run{ZylosDir: dir}
+	res := r.Exec(t, "consolidate", "--entries")
+	if res.Code != 0 || !strings.Contains(res.Stdout, `"malformed": []`) || !strings.Contains(res.Stdout, `"memoryDir"`) {
+		t.Errorf("consolidate --entries on v0.7.1's templates: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatal(res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "memory", "core.md")); !os.IsNotExist(err) {
+		t.Error("init seeded a core.md into v0.7.1's home")
+	}
+}

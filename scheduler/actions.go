@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -64,6 +66,8 @@ func (r *Runner) act(t *Task, key string, now time.Time, retry bool) outcome {
 		return r.rotate(now)
 	case t.Name == ConsolidationTask:
 		return r.consolidate(t, key, now)
+	case t.Name == SnapshotTask:
+		return r.snapshot(now)
 	}
 	return failed(fmt.Errorf("unknown built-in task %q", t.Name))
 }
@@ -155,10 +159,32 @@ func (r *Runner) rotate(now time.Time) outcome {
 	if err != nil {
 		return failed(err)
 	}
+	// The daily pass also takes the day's hand edits of the reference tier
+	// into the records.
+	if h := (bridge.Home{Layout: r.Layout, Now: now}); h.HasView() {
+		rep, err := bridge.Ingest(h, false)
+		if err != nil {
+			return failed(fmt.Errorf("%s; ingest: %w", strings.Join(msgs, " "), err))
+		}
+		msgs = append(msgs, fmt.Sprintf("Ingested the reference tier: %d changes, %d entries left alone.", len(rep.Changes), len(rep.Problems)))
+	}
 	if err := updateSearchIndex(r.Layout); err != nil {
 		msgs = append(msgs, fmt.Sprintf("(search index not updated: %v)", err))
 	}
 	return ok("%s", strings.Join(msgs, " "))
+}
+
+// snapshot commits memory/ to git; no git, no change or a busy repository
+// is a skipped run, never a failure of the daemon.
+func (r *Runner) snapshot(now time.Time) outcome {
+	msg, err := tiers.Snapshot(r.Layout, now.In(r.Home))
+	if errors.Is(err, tiers.ErrSnapshotSkipped) {
+		return skipped("%s", strings.TrimPrefix(err.Error(), tiers.ErrSnapshotSkipped.Error()+": "))
+	}
+	if err != nil {
+		return failed(err)
+	}
+	return ok("%s", msg)
 }
 
 // updateSearchIndex runs the daily full update of the recall index, after

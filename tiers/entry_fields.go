@@ -140,18 +140,31 @@ func (p *entryParser) dateProblem(e *Entry) string {
 	switch {
 	case e.Kind == KindDecision:
 		m := datedTitle().FindStringSubmatch(e.Title)
-		if m == nil {
+		if m != nil {
+			raw, where, e.Title = m[1], "heading", strings.TrimSpace(m[2])
+			break
+		}
+		// zylos v0.7.1 dates a decision in a field: ### Title + **Date:**.
+		var ok bool
+		if raw, ok = e.Fields["Date"]; !ok {
 			return "heading lacks a [YYYY-MM-DD] date"
 		}
-		raw, where, e.Title = m[1], "heading", strings.TrimSpace(m[2])
+		where = "Date"
 	case e.Kind.dateField() != "":
+		where = e.Kind.dateField()
 		var ok bool
-		if raw, ok = e.Fields[e.Kind.dateField()]; !ok {
+		if raw, ok = e.Fields[where]; !ok && e.Kind == KindPreference {
+			where = "Date observed" // zylos v0.7.1's preferences
+			raw, ok = e.Fields[where]
+		}
+		if !ok {
 			return "" // a missing field is reported with the other fields
 		}
-		where = e.Kind.dateField()
 	default:
 		return ""
+	}
+	if isPlaceholder(raw) {
+		return "" // "(not yet)": no date yet, as zylos's templates leave it
 	}
 	d, err := time.Parse(dateLayout, strings.TrimSpace(raw))
 	if err != nil {
@@ -168,6 +181,9 @@ func fieldProblems(e Entry) []string {
 		return []string{"no fields under the heading"}
 	}
 	for _, f := range e.Kind.requiredFields() {
+		if f == "Value" && (hasField(e, "Date observed") || hasField(e, "Applies to")) {
+			continue // a zylos v0.7.1 preference: the heading is the value
+		}
 		if _, ok := e.Fields[f]; !ok && !(f == "Status" && e.Status() != "") {
 			out = append(out, "missing field "+f)
 		}
@@ -177,6 +193,18 @@ func fieldProblems(e Entry) []string {
 		out = append(out, fmt.Sprintf("unknown status %q (want %s)", s, strings.Join(known, "|")))
 	}
 	return out
+}
+
+func hasField(e Entry, name string) bool {
+	_, ok := e.Fields[name]
+	return ok
+}
+
+// isPlaceholder reports a field value left to be filled in, written in
+// parentheses: "(not yet)", "(to be filled when ...)".
+func isPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	return len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')'
 }
 
 // joinProblems joins the non-empty problems into one line.

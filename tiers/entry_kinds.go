@@ -83,7 +83,8 @@ func (k EntryKind) knownStatuses() []string {
 	case KindDecision:
 		return []string{"active", "superseded", "archived"}
 	case KindProject:
-		return []string{"active", "completed", "blocked", "planned"}
+		// seed 002's, then zylos-core v0.7.1's (projects-format.md).
+		return []string{"active", "completed", "blocked", "planned", "planning", "paused", "abandoned"}
 	}
 	return nil
 }

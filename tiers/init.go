@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -106,6 +107,9 @@ func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error
 		data, err := fs.ReadFile(templates.FS, s.template)
 		if err != nil {
 			return r, fmt.Errorf("read template %s: %w", s.template, err)
+		}
+		if strings.HasPrefix(s.template, "skill/") {
+			data = l.personalize(data)
 		}
 		if err := os.MkdirAll(filepath.Dir(s.target(l)), 0o755); err != nil {
 			return r, fmt.Errorf("create %s: %w", filepath.Dir(s.target(l)), err)
@@ -244,4 +248,21 @@ func (l Layout) rel(path string) string {
 		return r
 	}
 	return path
+}
+
+// personalize makes skill text name this home: its paths instead of
+// ~/zylos, and every command with --zylos-dir, so that each works as
+// written from any working directory.
+func (l Layout) personalize(text []byte) []byte {
+	home := l.ZylosDir
+	if strings.ContainsFunc(home, func(r rune) bool { return !safeInShell(r) }) {
+		home = "'" + strings.ReplaceAll(home, "'", `'\''`) + "'"
+	}
+	s := strings.ReplaceAll(string(text), "~/zylos", l.ZylosDir)
+	s = strings.ReplaceAll(s, "zylos-memory ", "zylos-memory --zylos-dir "+home+" ")
+	return []byte(s)
+}
+
+func safeInShell(r rune) bool {
+	return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 )
 
 // consolidateOptions is what the consolidate command was asked to do.
@@ -42,10 +43,13 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		if opts.entries {
 			return errors.New("consolidate: --apply and --entries cannot be combined")
 		}
-		done, err := tiers.ApplyConsolidation(e.layout, now)
+		h := e.home()
+		h.Now = now
+		done, ingested, err := bridge.ApplyConsolidation(h, now)
 		if werr := done.WriteText(e.stdout); err == nil {
 			err = werr
 		}
+		printChanges(e, ingested)
 		return err
 	}
 	report, err := consolidationReport(e.layout, now)

@@ -25,20 +25,23 @@ func init() {
 			Name: "capture-prompts",
 			Usage: "record prompts typed into Claude Code and its final replies in C4 (channel claude-code); " +
 				"--capture-prompts=false turns it off; unset leaves it as it is",
+		}, &cli.BoolFlag{
+			Name:  "git-snapshots",
+			Usage: "also register memory-git-snapshot-daily: commit memory/ (not memory/.state/) to its own git repository each day",
 		}},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runInit(e, c.Bool("force"), c.String("layout"), captureSetting(c)...)
+			return runInit(e, c.Bool("force"), c.String("layout"), c.Bool("git-snapshots"), captureSetting(c)...)
 		},
 	})
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool, layout string, vars ...hooks.EnvVar) error {
+func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.EnvVar) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func runInit(e *env, force bool, layout string, vars ...hooks.EnvVar) error {
 	if err := initC4(e); err != nil {
 		return err
 	}
-	if err := initScheduler(e); err != nil {
+	if err := initScheduler(e, snapshots); err != nil {
 		return err
 	}
 	return initHooks(e, vars...)

@@ -73,8 +73,21 @@ func printIngest(e *env, rep bridge.Report) {
 	if len(rep.Changes) == 0 {
 		fmt.Fprintln(e.stdout, "Nothing to ingest: the reference tier and the records agree.")
 	}
+	printDeferred(e, rep)
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stderr, "zylos-memory: records ingest: "+p.String())
+	}
+}
+
+// printChanges prints what an ingest run by another command changed, one
+// "record ..." line each, and its problems as warnings on stderr.
+func printChanges(e *env, rep bridge.Report) {
+	for _, ch := range rep.Changes {
+		fmt.Fprintln(e.stdout, "record "+ch.String())
+	}
+	printDeferred(e, rep)
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.stderr, "[WARN] "+p.String())
 	}
 }
 
@@ -91,8 +104,14 @@ func (e *env) recordsView(root string) records.View {
 	if root != e.layout.RecordsDir() {
 		return nil
 	}
-	if fi, err := os.Stat(e.layout.ReferenceDir()); err != nil || !fi.IsDir() {
-		return nil
+	if h := e.home(); h.HasView() {
+		return h.View()
 	}
-	return e.home().View()
+	return nil
+}
+
+func printDeferred(e *env, rep bridge.Report) {
+	if rep.Deferred > 0 {
+		fmt.Fprintf(e.stdout, "%d more new entries are left for the next ingest (zylos-memory records ingest)\n", rep.Deferred)
+	}
 }

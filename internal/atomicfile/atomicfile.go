@@ -7,8 +7,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +77,79 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return SyncDir(dir)
+}
+
+// WriteFileUnsynced replaces path with data through a temp file and a
+// rename, as WriteFile, but syncs neither: a process killed at any moment
+// leaves the old or the new file. It is for batches of many small files
+// that are synced together afterwards with SyncFiles, where a sync with
+// each write would also sync its directory, and the files a write
+// updates with it, once per file.
+func WriteFileUnsynced(path string, data []byte, perm os.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if info, statErr := os.Stat(path); statErr == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("write %s: not a regular file", path)
+		}
+		perm = info.Mode().Perm()
+	}
+	tmp, err := createTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// SyncFiles fsyncs each of paths and then each of their directories
+// once: the sync that ends a batch of WriteFileUnsynced.
+func SyncFiles(paths []string) error {
+	dirs := map[string]bool{}
+	var order []string
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // replaced or removed later in the batch
+		}
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		if d := filepath.Dir(p); !dirs[d] {
+			dirs[d] = true
+			order = append(order, d)
+		}
+	}
+	for _, d := range order {
+		if err := SyncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SyncDir fsyncs a directory so that a rename or a new entry in it survives

@@ -1,8 +1,10 @@
 package bridge
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,6 +24,11 @@ type Home struct {
 	Layout tiers.Layout
 	Now    time.Time
 	Warn   func(string) // notes for stderr; nil drops them
+	// MaxCreates bounds the records an ingest creates for new entries
+	// (0: no bound), so that a caller with a deadline (a hook,
+	// consolidation) stays quick after thousands of entries were pasted
+	// in; the rest wait, without an id, for the next ingest.
+	MaxCreates int
 }
 
 func (h Home) root() string { return h.Layout.RecordsDir() }
@@ -203,32 +210,63 @@ func (s *spec) namesFile(r *records.Record, rel string) bool {
 	return false
 }
 
-// writeFile replaces a view file with data, unless it changed since it
-// was read as old (an edit made meanwhile would be lost). With backup,
-// the old bytes are kept under memory/.state/backups/ first.
+// writeFile replaces a view file with data. Lines appended to it since
+// it was read as f.src (an agent's >>) are carried over to the end, both
+// those appended before the replacement and those that reach the old file
+// until it is read a last time; any other change since the read is
+// refused, as an edit made meanwhile would be lost. With backup, the old
+// bytes are kept under memory/.state/backups/ first.
 func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
 	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
-	now, err := regfile.ReadFile(path)
+	changed := fmt.Errorf("memory/%s changed while it was being updated; nothing written to it, run again", f.rel)
+	old, err := regfile.Open(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.missing:
+		return h.replace(f, path, data, nil)
 	case err != nil:
 		return fmt.Errorf("write %s: %w", f.rel, err)
-	case f.missing || string(now) != string(f.src):
-		return fmt.Errorf("memory/%s changed while it was being updated; nothing written to it, run again", f.rel)
+	case f.missing:
+		old.Close()
+		return changed
 	}
-	if backup && !f.missing {
-		if _, err := h.Layout.BackUp(path, f.src, h.Now); err != nil {
+	defer old.Close()
+	cur, err := io.ReadAll(old)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.rel, err)
+	}
+	if !bytes.HasPrefix(cur, f.src) {
+		return changed
+	}
+	if backup {
+		if _, err := h.Layout.BackUp(path, cur, h.Now); err != nil {
 			return err
 		}
 	}
+	return h.replace(f, path, append(append([]byte(nil), data...), cur[len(f.src):]...), old)
+}
+
+// replace writes data over path atomically, then appends what reached the
+// old file (open as old) after it was read.
+func (h Home) replace(f *viewFile, path string, data []byte, old *os.File) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", f.rel, err)
 	}
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", f.rel, err)
 	}
-	f.src, f.entries = data, parseEntries(f.rel, data)
-	f.missing = false
+	if old != nil {
+		late, err := io.ReadAll(old)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", f.rel, err)
+		}
+		if len(late) > 0 {
+			if err := atomicfile.Append(path, late); err != nil {
+				return fmt.Errorf("write %s: keep lines appended during the rewrite: %w", f.rel, err)
+			}
+			data = append(data, late...)
+		}
+	}
+	f.src, f.entries, f.missing = data, parseEntries(f.rel, data), false
 	return nil
 }
 

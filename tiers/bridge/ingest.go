@@ -21,6 +21,9 @@ type Report struct {
 	DryRun   bool      `json:"dry_run"`
 	Changes  []Change  `json:"changes"`
 	Problems []Problem `json:"problems"`
+	// Deferred counts the new entries left for the next ingest (see
+	// Home.MaxCreates).
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // Change is one thing an ingest did to a record or a view file.
@@ -79,14 +82,19 @@ type ingester struct {
 	files   []*viewFile
 	claimed map[string]bool // record keys an entry names
 	keep    map[string]bool // records to render rather than retire
-	taken   map[string]bool // ids given out in this run, by category/id
-	splices map[*viewFile]*splice
-	shownIn []shownIn
-	report  Report
+	// unreadable lists the view files ingest could not read: the entries
+	// in them are not known to be gone.
+	unreadable map[string]bool
+	taken      map[string]bool // ids given out in this run, by category/id
+	splices    map[*viewFile]*splice
+	shownIn    []shownIn
+	batch      *records.Batch // the records writes so far, synced by flush
+	created    int            // records created for new entries
+	report     Report
 }
 
 func (h Home) ingest(dry bool) (Report, error) {
-	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{},
+	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
 		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
 	in.report.DryRun = dry
 	var err error
@@ -99,13 +107,35 @@ func (h Home) ingest(dry bool) (Report, error) {
 		return in.report, err
 	}
 	in.report.Problems = append(in.report.Problems, problems...)
-	if err := in.run(); err != nil {
+	for _, p := range problems {
+		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
+	}
+	err = in.run()
+	if ferr := in.flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		return in.report, err
 	}
 	if err := in.writeFiles(); err != nil {
 		return in.report, err
 	}
-	return in.report, in.nameFiles()
+	err = in.nameFiles()
+	if ferr := in.flush(); err == nil {
+		err = ferr
+	}
+	return in.report, err
+}
+
+// flush makes the records written so far durable and indexed: before the
+// markdown names a record by its id, the record is on disk.
+func (in *ingester) flush() error {
+	if in.batch == nil {
+		return nil
+	}
+	b := in.batch
+	in.batch = nil
+	return b.Finish()
 }
 
 func (in *ingester) run() error {
@@ -174,7 +204,7 @@ func (in *ingester) entry(f *viewFile, e entry, holders map[string]*entry) error
 			return err
 		}
 	}
-	return in.update(f, e, st)
+	return in.update(f, e, st, false)
 }
 
 // join matches an entry without an id to a record of its category and
@@ -192,8 +222,9 @@ func (in *ingester) join(f *viewFile, e entry) error {
 			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
 				Detail: "the record and the entry say the same; the entry now carries its id"})
 			in.splice(f).render(e, st.rec)
-			return in.update(f, e, st)
+			return in.update(f, e, st, true)
 		}
+		in.claimed[st.key()] = false // not this entry's: it keeps an entry of its own
 		in.keep[st.key()] = true
 		return in.create(f, e, in.newID(e), "conflict",
 			fmt.Sprintf("differs from %s: both kept, the entry as a record of its own", in.shown(st.abs)))
@@ -204,6 +235,11 @@ func (in *ingester) join(f *viewFile, e entry) error {
 // create makes a record of entry e with id and writes the id into the
 // entry.
 func (in *ingester) create(f *viewFile, e entry, id, action, detail string) error {
+	if in.MaxCreates > 0 && in.created >= in.MaxCreates {
+		in.report.Deferred++
+		return nil
+	}
+	in.created++
 	abs := filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")
 	in.taken[e.spec.category+"/"+id] = true
 	in.claimed[e.spec.category+"/"+id] = true
@@ -230,16 +266,17 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 
 // update brings st in line with entry e when they differ or the record
 // does not name e's file yet.
-func (in *ingester) update(f *viewFile, e entry, st *stored) error {
+// joined says the entry was just joined to st (and reported so).
+func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error {
 	same, named := e.spec.same(e.Entry, st.rec), e.spec.namesFile(st.rec, f.rel)
 	if same && named && e.spec.homeFile(st.rec) == f.rel {
 		return nil
 	}
-	summary := "hand edit of memory/" + f.rel
+	summary, action := "hand edit of memory/"+f.rel, "updated"
 	if same {
-		summary = "entry found in memory/" + f.rel
+		summary, action = "entry found in memory/"+f.rel, "moved"
 	}
-	c := Change{Action: "updated", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: summary}
+	c := Change{Action: action, Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: summary}
 	if in.dry {
 		in.note(c)
 		return nil
@@ -251,8 +288,8 @@ func (in *ingester) update(f *viewFile, e entry, st *stored) error {
 	if _, err := in.write(records.WriteOptions{Action: "update", Target: st.abs, Doc: d, Hash: records.Hash(st.data), KeepID: true}); err != nil {
 		return in.failed(f, e, err)
 	}
-	if same {
-		return nil // a record that only learned its file is not news
+	if same && (named || joined) {
+		return nil // the entry is where the record says, or said so already
 	}
 	in.note(c)
 	return nil
@@ -295,8 +332,11 @@ func (in *ingester) unclaimed() error {
 		if in.claimed[st.key()] || st.rec.Status() != records.StatusActive {
 			continue
 		}
+		file := "memory/" + st.spec.homeFile(st.rec)
+		if in.unreadable[file] {
+			continue
+		}
 		if st.spec.hasView(st.rec) && !in.keep[st.key()] {
-			file := "memory/" + st.spec.homeFile(st.rec)
 			why := "entry removed from " + file
 			c := Change{Action: "retired", Target: in.shown(st.abs), File: file, Title: st.rec.Title, Detail: why}
 			if !in.dry {
@@ -395,8 +435,16 @@ func (in *ingester) failed(f *viewFile, e entry, err error) error {
 	return err
 }
 
+// write runs one records write under the ingest's lock, in its batch.
 func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
-	o.Root, o.Locked, o.Now = in.root(), true, in.Now
+	if in.batch == nil {
+		b, err := records.StartBatch(in.root(), in.warn)
+		if err != nil {
+			return nil, err
+		}
+		in.batch = b
+	}
+	o.Root, o.Locked, o.Now, o.Batch = in.root(), true, in.Now, in.batch
 	o.Warn = func(s string) {
 		if !strings.HasPrefix(s, "[AUTO-FIX]") {
 			in.warn(s)

@@ -15,7 +15,7 @@ type EnforceOptions struct {
 	Root        string
 	Category    string
 	MaxRetained int  // 0: categories.<c>.max_retained from the config
-	MaxRetire   int  // at most this many retirements in one run; 0: no cap
+	MaxRetire   int  // at most this many retirements in one run; 0: max(10, 10*max_retained)
 	DryRun      bool // report what would be retired, change nothing
 	Now         time.Time
 	Warn        func(string)
@@ -49,8 +49,13 @@ func Enforce(o EnforceOptions) (Answer, error) {
 	return ans, nil
 }
 
+// defaultRetireLimit is the plugin's per-run cap on rolling-window
+// retirements for a window of the given size.
+func defaultRetireLimit(size int) int { return max(10, 10*size) }
+
 // window is one run of the rolling window: its size (0: from the
-// config), the cap on retirements (0: none) and whether it only reports.
+// config), the cap on retirements (0: max(10, 10*size)) and whether it
+// only reports.
 type window struct {
 	max, maxRetire int
 	dryRun         bool
@@ -75,10 +80,13 @@ func enforceWindow(root string, win window, now time.Time, warn func(string)) (w
 	}
 	sortOldestFirst(sessions)
 	excess := len(sessions) - max
-	retire := excess
-	if win.maxRetire > 0 {
-		retire = min(retire, win.maxRetire)
+	// The plugin's safety valve: one run retires at most max(10,
+	// 10*max_retained) unless --max-retire says otherwise.
+	limit := win.maxRetire
+	if limit <= 0 {
+		limit = defaultRetireLimit(max)
 	}
+	retire := min(excess, limit)
 	for i := 0; i < retire; i++ {
 		shown := IndexPath(root, sessions[i].Abs)
 		if note := uniqueContent(sessions[i], sessions[excess:]); note != "" {

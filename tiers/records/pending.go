@@ -50,6 +50,15 @@ func repairPending(root string, warn func(string)) error {
 	}
 	var drop []string
 	var add []Entry
+	if strings.TrimSpace(string(data)) == rebuildMark {
+		if warn != nil {
+			warn("[WARN] an interrupted batch of writes left index.md behind its records; rebuilt it")
+		}
+		if _, err := RebuildIndex(root, warn); err != nil {
+			return err
+		}
+		return clearPending(root)
+	}
 	for _, abs := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		if abs == "" || !within(root, abs) {
 			continue

@@ -35,6 +35,9 @@ type WriteOptions struct {
 	KeepID bool
 	// View, when set, is kept in step with the write under the lock.
 	View View
+	// Batch, when set, defers the sync and the index update of this
+	// write to the batch's Finish (the caller holds the lock).
+	Batch *Batch
 }
 
 // A View is a second form of the records kept in step with them under
@@ -329,6 +332,9 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 			return err
 		}
 	}
+	if w.Batch != nil {
+		return w.Batch.store(w, d, data, renamedFrom)
+	}
 	marked := []string{w.t.abs}
 	if renamedFrom != "" {
 		marked = append(marked, renamedFrom)
@@ -341,14 +347,7 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 		return fmt.Errorf("write record: %w", err)
 	}
 	crashAt("record-written")
-	var add []Entry
-	if d.status() == StatusActive {
-		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
-	}
-	drop := []string{w.t.shown}
-	if renamedFrom != "" {
-		drop = append(drop, IndexPath(w.Root, renamedFrom))
-	}
+	drop, add := w.indexChange(d, renamedFrom)
 	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
 		return err
 	}
@@ -362,6 +361,20 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 		}
 	}
 	return clearPending(w.Root)
+}
+
+// indexChange is what storing d does to the index: its line (and the
+// line of the file it was renamed from) dropped, its new line added when
+// it is active.
+func (w *writer) indexChange(d doc, renamedFrom string) (drop []string, add []Entry) {
+	if d.status() == StatusActive {
+		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
+	}
+	drop = []string{w.t.shown}
+	if renamedFrom != "" {
+		drop = append(drop, IndexPath(w.Root, renamedFrom))
+	}
+	return drop, add
 }
 
 // render shows d in the view and lists the view file in related_files,
