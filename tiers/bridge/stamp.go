@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -72,7 +73,7 @@ func (h Home) stateKeys() ([]string, error) {
 // unchanged answers the stamp's problems when nothing changed since it
 // was written.
 func (h Home) unchanged(keys []string) ([]Problem, bool) {
-	data, err := os.ReadFile(h.stampPath())
+	data, err := regfile.ReadFile(h.stampPath())
 	if err != nil {
 		return nil, false
 	}
