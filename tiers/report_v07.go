@@ -294,3 +294,20 @@ func V07Budgets(l Layout) ([]Budget, error) {
 	}
 	return out, nil
 }
+
+// V07Attention counts what v0.7.1's report asks to act on in a v0.7 home:
+// files over their budget or warning size, and session logs to archive.
+func V07Attention(l Layout, now time.Time) (int, error) {
+	budgets, err := V07Budgets(l)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, b := range budgets {
+		if b.Size > b.Budget || (b.WarnAt > 0 && b.Size > b.WarnAt) {
+			n++
+		}
+	}
+	candidates, err := v07ArchiveCandidates(l, nodeNow(now))
+	return n + len(candidates), err
+}
