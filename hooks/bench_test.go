@@ -3,9 +3,13 @@ package hooks
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // BenchmarkSessionStartInProcess is the entry point's own cost, without
@@ -14,13 +18,26 @@ func BenchmarkSessionStartInProcess(b *testing.B) {
 	benchEntryPoint(b, SessionStart, `{"hook_event_name":"SessionStart","source":"startup"}`)
 }
 
+// BenchmarkSessionStartV07InProcess: a v0.7 home (identity, state and
+// references of 4 KB each, the v0.7 framing) and the same C4 database.
+func BenchmarkSessionStartV07InProcess(b *testing.B) {
+	l := home{convs: 1000, convSize: 200}.build(b)
+	for _, name := range []string{"identity.md", "state.md", "references.md"} {
+		os.WriteFile(filepath.Join(l.MemoryDir(), name), []byte("# "+name+"\n"+strings.Repeat("- a line of memory, forty bytes long..\n", 100)), 0o644)
+	}
+	runEntryPoint(b, l, SessionStart, `{"hook_event_name":"SessionStart","source":"startup"}`)
+}
+
 // BenchmarkUserPromptSubmitInProcess: threshold check plus retrieval.
 func BenchmarkUserPromptSubmitInProcess(b *testing.B) {
 	benchEntryPoint(b, UserPromptSubmit, `{"prompt":"what did we decide about the database?"}`)
 }
 
 func benchEntryPoint(b *testing.B, ev Event, stdin string) {
-	l := home{core: sampleCore, convs: 1000, convSize: 200}.build(b)
+	runEntryPoint(b, home{core: sampleCore, convs: 1000, convSize: 200}.build(b), ev, stdin)
+}
+
+func runEntryPoint(b *testing.B, l tiers.Layout, ev Event, stdin string) {
 	opts := Options{
 		Env:      Env{Layout: l, Now: time.Now},
 		Deadline: 5 * time.Second,

@@ -39,7 +39,13 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 // databases, and that every hook is registered, points at an executable
 // and answers within its timeout.
 func Diagnose(l tiers.Layout) []Check {
-	checks := []Check{checkDirs(l), checkCore(l), checkC4(l), checkSchedulerDB(l)}
+	checks := []Check{checkDirs(l)}
+	if l.Kind() == tiers.KindV07 {
+		checks = append(checks, checkV07Files(l)...)
+	} else {
+		checks = append(checks, checkCore(l))
+	}
+	checks = append(checks, checkC4(l), checkSchedulerDB(l))
 	return append(checks, checkHooks(l)...)
 }
 
@@ -73,6 +79,30 @@ func checkCore(l tiers.Layout) Check {
 		return Check{Warn, "core.md", fmt.Sprintf("%d bytes, over the %d-byte budget (run: zylos-memory consolidate)", st.Size(), tiers.CoreSizeCap)}
 	}
 	return Check{OK, "core.md", fmt.Sprintf("%d of %d bytes", st.Size(), tiers.CoreSizeCap)}
+}
+
+// checkV07Files checks a v0.7 home's injected files against v0.7.1's
+// budgets: a missing one fails (session start would say "(missing)"), one
+// over its budget or early-warning size warns.
+func checkV07Files(l tiers.Layout) []Check {
+	budgets, err := tiers.V07Budgets(l)
+	if err != nil {
+		return []Check{{Fail, "memory files", err.Error()}}
+	}
+	var out []Check
+	for _, b := range budgets {
+		switch {
+		case b.Size < 0:
+			out = append(out, Check{Fail, b.File, "missing (run: zylos-memory init)"})
+		case b.Size > b.Budget:
+			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: zylos-memory status)", b.Size, b.Budget)})
+		case b.WarnAt > 0 && b.Size > b.WarnAt:
+			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)})
+		default:
+			out = append(out, Check{OK, b.File, fmt.Sprintf("%d of %d bytes", b.Size, b.Budget)})
+		}
+	}
+	return out
 }
 
 func checkC4(l tiers.Layout) Check {

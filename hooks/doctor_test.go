@@ -72,3 +72,25 @@ func TestDoctorSchedulerDBLeavesNothing(t *testing.T) {
 		t.Errorf("check left files: %v -> %v", before, after)
 	}
 }
+
+// TestDoctorV07Files: a v0.7 home is checked against v0.7.1's budgets, not
+// for a core.md it does not have.
+func TestDoctorV07Files(t *testing.T) {
+	l := home{convs: -1}.build(t)
+	os.WriteFile(filepath.Join(l.MemoryDir(), "identity.md"), []byte(strings.Repeat("i", 17000)), 0o644)
+	os.WriteFile(filepath.Join(l.MemoryDir(), "state.md"), []byte(strings.Repeat("s", 12000)), 0o644)
+	var got []string
+	for _, c := range Diagnose(l) {
+		if s := c.String(); strings.Contains(s, ".md:") {
+			got = append(got, s)
+		}
+	}
+	want := []string{
+		"warn  identity.md: 17000 bytes, over the 16384-byte budget (run: zylos-memory status)",
+		"warn  state.md: 12000 bytes, near the 16384-byte budget (audit on the next memory sync)",
+		"FAIL  references.md: missing (run: zylos-memory init)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -33,7 +33,7 @@ func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	text := joinContext(trigger, memories)
 	if textLen(text) > contextBudget {
 		text = joinContext(trigger, tiers.CapContextFor(memories, contextBudget-textLen(trigger)-2,
-			"Search the rest with: "+env.invocation()+" records search."))
+			"Search the rest with: "+env.invocation()+" search QUERY."))
 	}
 	ans := ContextAnswer(UserPromptSubmit.Name, text)
 	if len(notes) > 0 {

@@ -149,3 +149,25 @@ func TestV07Reports(t *testing.T) {
 	got = []byte(strings.ReplaceAll(string(got), filepath.Join(dir, "memory"), "$ZYLOS_DIR/memory"))
 	testutil.Golden(t, "testdata/v07/reports.golden", got)
 }
+
+// TestV07WeeklyConsolidation: in a v0.7 home the weekly task writes
+// v0.7.1's report and asks for a review when a file is over its budget.
+func TestV07WeeklyConsolidation(t *testing.T) {
+	dir := v07Tree(t, "# Identity\n"+strings.Repeat(strings.Repeat("y", 79)+"\n", 230), sampleState, sampleReferences)
+	r := testutil.Run{ZylosDir: dir}
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatal(res.Stderr)
+	}
+	res := r.Exec(t, "scheduler", "trigger", "memory-consolidation-weekly")
+	if res.Code != 0 || !strings.Contains(res.Stdout, "report ") {
+		t.Fatalf("trigger: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "memory", ".state", "reports", "consolidation-2026-03-15.json"))
+	if err != nil || !strings.Contains(string(report), `"overBudget": [`+"\n"+`      "identity.md"`) {
+		t.Errorf("report: %v\n%s", err, report)
+	}
+	res = r.Exec(t, "c4", "fetch", "--unsummarized")
+	if !strings.Contains(res.Stdout, "The weekly memory consolidation report has 1 recommendation(s).") {
+		t.Errorf("no review request queued:\n%s", res.Stdout)
+	}
+}

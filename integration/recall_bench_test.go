@@ -3,6 +3,7 @@ package integration
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
@@ -25,6 +26,9 @@ func BenchmarkRecallRetrieveProcessFewMatches(b *testing.B) {
 func benchRetrieveProcess(b *testing.B, prompt, want string) {
 	zd := benchtree.Home(b, 10000, 1000).ZylosDir
 	run := testutil.Run{ZylosDir: zd, Stdin: `{"prompt":"` + prompt + `"}`}
+	if res := run.Exec(b, "reindex"); res.Code != 0 {
+		b.Fatalf("reindex: %+v", res)
+	}
 	if res := run.Exec(b, "records", "retrieve"); res.Code != 0 || !strings.Contains(res.Stdout, want) {
 		b.Fatalf("exit %d stdout %q stderr %q", res.Code, res.Stdout, res.Stderr)
 	}
@@ -54,6 +58,9 @@ func BenchmarkRecallCandidateProcess(b *testing.B) {
 func BenchmarkRecallSearchProcess(b *testing.B) {
 	zd := benchtree.Home(b, 10000, 1000).ZylosDir
 	run := testutil.Run{ZylosDir: zd}
+	if res := run.Exec(b, "reindex"); res.Code != 0 {
+		b.Fatalf("reindex: %+v", res)
+	}
 	b.ResetTimer()
 	for b.Loop() {
 		run.Exec(b, "records", "search", "kafka", "latency")
@@ -66,7 +73,7 @@ func BenchmarkRecallSearchProcess(b *testing.B) {
 func BenchmarkSearchProcessLarge(b *testing.B) {
 	zd := benchtree.LargeHome(b).ZylosDir
 	run := testutil.Run{ZylosDir: zd}
-	if res := run.Exec(b, "reindex"); res.Code != 0 {
+	if res := (testutil.Run{ZylosDir: zd, Timeout: 10 * time.Minute}).Exec(b, "reindex"); res.Code != 0 {
 		b.Fatalf("reindex: %+v", res)
 	}
 	queries := []string{"kafka latency after the deploy", "postgres backup retry", "why did the billing webhook time out"}

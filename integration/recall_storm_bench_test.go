@@ -57,9 +57,24 @@ func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, "hook", "user-prompt-submit")
 			cmd.Env = env
-			cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"prompt":"what did we decide about the kafka consumer lag on day %d?"}`, i))
-			var out bytes.Buffer
+			// Input from a file, as a parent that writes it at once and
+			// closes the pipe: a reader goroutine of this (starved) process
+			// would time the harness, not the hook.
+			in := filepath.Join(b.TempDir(), "in.json")
+			if err := os.WriteFile(in, []byte(fmt.Sprintf(`{"prompt":"what did we decide about the kafka consumer lag on day %d?"}`, i)), 0o644); err != nil {
+				b.Error(err)
+				return
+			}
+			f, err := os.Open(in)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer f.Close()
+			cmd.Stdin = f
+			var out, errOut bytes.Buffer
 			cmd.Stdout = &out
+			cmd.Stderr = &errOut
 			<-start
 			t0 := time.Now()
 			if err := cmd.Run(); err != nil {
@@ -67,6 +82,9 @@ func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
 			}
 			times[i] = time.Since(t0)
 			silent[i] = !strings.Contains(out.String(), "kafka")
+			if silent[i] && i%20 == 0 {
+				b.Logf("silent hook after %v: %q %q", times[i], out.String(), errOut.String())
+			}
 		}()
 	}
 	close(start)

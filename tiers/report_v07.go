@@ -270,3 +270,44 @@ func v07ArchiveCandidates(l Layout, now time.Time) (JSArray, error) {
 	}
 	return arr, nil
 }
+
+// Budget is one always-injected file of a v0.7 home against its budget.
+type Budget struct {
+	File           string // relative to memory/
+	Size           int64  // -1: missing
+	Budget, WarnAt int64  // WarnAt 0: no early warning
+}
+
+// V07Budgets are the always-injected files of a v0.7 home against
+// v0.7.1's budgets.
+func V07Budgets(l Layout) ([]Budget, error) {
+	checks, err := v07Checks(l)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Budget, len(checks))
+	for i, c := range checks {
+		out[i] = Budget{File: c.file, Size: -1, Budget: c.budget, WarnAt: c.warn}
+		if c.info != nil {
+			out[i].Size = c.info.Size()
+		}
+	}
+	return out, nil
+}
+
+// V07Attention counts what v0.7.1's report asks to act on in a v0.7 home:
+// files over their budget or warning size, and session logs to archive.
+func V07Attention(l Layout, now time.Time) (int, error) {
+	budgets, err := V07Budgets(l)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, b := range budgets {
+		if b.Size > b.Budget || (b.WarnAt > 0 && b.Size > b.WarnAt) {
+			n++
+		}
+	}
+	candidates, err := v07ArchiveCandidates(l, nodeNow(now))
+	return n + len(candidates), err
+}

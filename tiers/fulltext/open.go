@@ -87,7 +87,11 @@ func boundedBuild(ctx context.Context, h Home, opts Options) error {
 	bctx, cancel := context.WithTimeout(ctx, opts.BuildWithin)
 	defer cancel()
 	err := build(bctx, h, false)
-	if err == nil || errors.Is(err, ErrLocked) || ctx.Err() != nil || bctx.Err() == nil || opts.Background == nil {
+	if errors.Is(err, ErrLocked) && ctx.Err() == nil {
+		// another process is building: its index is worth the rest of ctx
+		return build(ctx, h, false)
+	}
+	if err == nil || ctx.Err() != nil || bctx.Err() == nil || opts.Background == nil {
 		return err
 	}
 	if berr := opts.Background(); berr != nil {

@@ -76,16 +76,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	// The best documents are ranked on the full-text index alone, then
 	// filtered; only when the filters leave too few is everything ranked.
 	var hits []Hit
-	var full bool
 	if allCommon {
 		// Ranking every document of several common words is what costs;
 		// those holding all of them are few, and usually enough.
-		hits, full, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), ts, want*topFactor)
+		hits, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), ts, want*topFactor)
 	}
 	if err == nil && (!allCommon || len(hits) < limit) {
-		hits, full, err = ix.rank(ctx, q, matchExpr(ts), ts, want*topFactor)
-		if err == nil && len(hits) < want && !full {
-			hits, _, err = ix.rank(ctx, q, matchExpr(ts), ts, math.MaxInt32)
+		hits, err = ix.rank(ctx, q, matchExpr(ts), ts, want*topFactor)
+		if err == nil && len(hits) < want && ix.beyond(ctx, matchExpr(ts), want*topFactor) {
+			hits, err = ix.rank(ctx, q, matchExpr(ts), ts, math.MaxInt32)
 		}
 	}
 	if err != nil {
@@ -147,9 +146,8 @@ const topFactor = 4
 
 // rank returns the documents matching the FTS5 expression match among
 // the best top by BM25 that pass q's filters (ts are the words, for the
-// excerpts), with their relevance as Score; full reports that the top held
-// every match, so that a second pass could find no more.
-func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, top int) (hits []Hit, full bool, err error) {
+// excerpts), with their relevance as Score.
+func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, top int) (hits []Hit, err error) {
 	where, args := q.filters()
 	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
 		WHERE fts MATCH ? ORDER BY r LIMIT ?)
@@ -158,14 +156,14 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, t
 	args = append([]any{match, top}, args...)
 	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var h Hit
 		var path, tags, body string
 		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &body, &h.Score); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		h.Score = -h.Score
 		h.Tags = strings.Fields(tags)
@@ -177,17 +175,18 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, t
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	full = top == math.MaxInt32
-	if !full {
-		var n int
-		// cheaper than counting every match: is there one past the top?
-		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
-			match, top).Scan(&n)
-		full = err == nil && n == 0
-	}
-	return hits, full, nil
+	return hits, nil
+}
+
+// beyond reports whether match has more than top documents, so that
+// ranking them all could find hits the top left out.
+func (ix *Index) beyond(ctx context.Context, match string, top int) bool {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
+		match, top).Scan(&n)
+	return err == nil && n > 0
 }
 
 // filters are the SQL conditions and arguments of q's tiers, dates and

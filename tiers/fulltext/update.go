@@ -65,6 +65,7 @@ type updater struct {
 	q    querier
 	tx   *sql.Tx
 	st   UpdateStats
+	dirs map[string]int64 // see dirTimes
 	// stmts are the statements prepared in tx: a build inserts a million
 	// rows, and preparing each insert again cost more than running it.
 	stmts map[string]*sql.Stmt
@@ -182,13 +183,13 @@ func (u *updater) dir(t tree, dir string) error {
 	if err != nil || !fi.IsDir() {
 		return u.forgetDir(rel)
 	}
-	var seen int64
-	err = u.q.QueryRowContext(u.ctx, `SELECT mtime FROM dirs WHERE path = ?`, rel).Scan(&seen)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	dirs, err := u.dirTimes()
+	if err != nil {
 		return err
 	}
+	seen, known := dirs[rel]
 	mtime := mtimeOf(fi)
-	if !u.opts.full && err == nil && seen == mtime && mtime != 0 {
+	if !u.opts.full && known && seen == mtime && mtime != 0 {
 		return u.hotFiles(t, dir)
 	}
 	if err := u.changed(); err != nil {
@@ -199,6 +200,30 @@ func (u *updater) dir(t tree, dir string) error {
 	}
 	_, err = u.q.ExecContext(u.ctx, `INSERT OR REPLACE INTO dirs(path, mtime) VALUES(?, ?)`, rel, mtime)
 	return err
+}
+
+// dirTimes are the directories indexed and their modification times, read
+// in one query: a prompt checks them all, and each query of its own cost
+// a lock of the index's shared memory.
+func (u *updater) dirTimes() (map[string]int64, error) {
+	if u.dirs != nil {
+		return u.dirs, nil
+	}
+	rows, err := u.q.QueryContext(u.ctx, `SELECT path, mtime FROM dirs`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	u.dirs = map[string]int64{}
+	for rows.Next() {
+		var p string
+		var t int64
+		if err := rows.Scan(&p, &t); err != nil {
+			return nil, err
+		}
+		u.dirs[p] = t
+	}
+	return u.dirs, rows.Err()
 }
 
 // hotFiles are the files of an unchanged directory that are edited in
@@ -404,17 +429,18 @@ func (u *updater) forgetFile(rel string) error {
 }
 
 // forgetDir drops a directory that is gone, with everything below it.
+// Only a directory once indexed (in dirs) can have files in the index.
 func (u *updater) forgetDir(rel string) error {
-	files, err := u.indexedBelow(rel)
+	dirs, err := u.dirTimes()
 	if err != nil {
 		return err
 	}
-	var n int
-	if err := u.q.QueryRowContext(u.ctx, `SELECT count(*) FROM dirs WHERE path = ?`, rel).Scan(&n); err != nil {
-		return err
-	}
-	if len(files) == 0 && n == 0 {
+	if _, known := dirs[rel]; !known {
 		return nil
+	}
+	files, err := u.indexedBelow(rel)
+	if err != nil {
+		return err
 	}
 	if err := u.changed(); err != nil {
 		return err

@@ -275,7 +275,9 @@ func TestBuildOutOfTimeGoesToBackground(t *testing.T) {
 	}
 	defer unlock()
 	opts.BuildWithin = 30 * time.Millisecond
-	if _, err := Open(context.Background(), h, opts); !errors.Is(err, ErrLocked) || calls != 1 {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := Open(ctx, h, opts); !errors.Is(err, ErrLocked) || calls != 1 {
 		t.Errorf("waiting for another builder: %v, %d calls", err, calls)
 	}
 }
