@@ -16,6 +16,9 @@ import (
 func memBenchHome(b *testing.B, n int) string {
 	b.Helper()
 	zylos := filepath.Join(b.TempDir(), "zylos")
+	if err := os.MkdirAll(zylos, 0o755); err != nil {
+		b.Fatal(err)
+	}
 	recBenchRun(b, zylos, "init")
 	var s strings.Builder
 	s.WriteString("# Decisions Log\n")

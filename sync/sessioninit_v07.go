@@ -31,11 +31,7 @@ func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (
 	if kind != tiers.KindV07 {
 		return db.SessionInit(threshold)
 	}
-	cp, err := db.LatestCheckpoint()
-	if err != nil {
-		return "", err
-	}
-	r, err := db.rangeAfter(cp.EndOrZero())
+	cp, r, err := db.sessionRange()
 	if err != nil {
 		return "", err
 	}
@@ -52,11 +48,7 @@ func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (
 		sections = append(sections, tiers.FormatSection("RECENT CONVERSATIONS", "No new conversations since last checkpoint."))
 		return strings.Join(sections, "\n\n") + "\n", nil
 	}
-	over := r.Count > int64(threshold)
-	limit := r.Count
-	if over {
-		limit = recentCount
-	}
+	over, limit := shown(r, threshold)
 	recs, err := db.agentRecords(cp.EndOrZero(), limit, skillsDir)
 	if err != nil {
 		return "", err

@@ -83,14 +83,30 @@ func (db *DB) ThresholdCheck(threshold int) (string, error) {
 	return TriggerLine(r) + "\n", nil
 }
 
+// sessionRange reads the latest checkpoint and the unsummarized range
+// after it, what every session-init starts from.
+func (db *DB) sessionRange() (*Checkpoint, Range, error) {
+	cp, err := db.LatestCheckpoint()
+	if err != nil {
+		return nil, Range{}, err
+	}
+	r, err := db.rangeAfter(cp.EndOrZero())
+	return cp, r, err
+}
+
+// shown says whether r is over the threshold and how many of its records
+// session-init shows: all of them, or the last 6 when over.
+func shown(r Range, threshold int) (over bool, limit int64) {
+	if r.Count > int64(threshold) {
+		return true, recentCount
+	}
+	return false, r.Count
+}
+
 // SessionInit is the text of `c4 session-init`: the checkpoint summary, the
 // unsummarized records (the last 6 when over threshold) and the trigger.
 func (db *DB) SessionInit(threshold int) (string, error) {
-	cp, err := db.LatestCheckpoint()
-	if err != nil {
-		return "", err
-	}
-	r, err := db.rangeAfter(cp.EndOrZero())
+	cp, r, err := db.sessionRange()
 	if err != nil {
 		return "", err
 	}
@@ -100,11 +116,7 @@ func (db *DB) SessionInit(threshold int) (string, error) {
 		b.WriteString("No new conversations since last checkpoint.\n")
 		return b.String(), nil
 	}
-	over := r.Count > int64(threshold)
-	limit := int(r.Count)
-	if over {
-		limit = recentCount
-	}
+	over, limit := shown(r, threshold)
 	recs, _, err := db.records(`WHERE id > ? ORDER BY id DESC LIMIT ?`, cp.EndOrZero(), limit)
 	if err != nil {
 		return "", err

@@ -11,13 +11,14 @@ import (
 )
 
 // Tree returns every regular file under root as "== path\ncontent", sorted
-// by path (lock files left out), so one golden file or one comparison shows
-// the whole tree a run left behind.
+// by path (lock files and *.cache files, which hold times and inodes, left
+// out), so one golden file or one comparison shows the whole tree a run
+// left behind.
 func Tree(tb testing.TB, root string) string {
 	tb.Helper()
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".lock") {
+		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(p, ".lock") && !strings.HasSuffix(p, ".cache") {
 			paths = append(paths, p)
 		}
 		return err

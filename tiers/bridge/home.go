@@ -266,8 +266,17 @@ func (h Home) replace(f *viewFile, path string, data []byte, old *os.File) error
 			data = append(data, late...)
 		}
 	}
-	f.src, f.entries, f.missing = data, parseEntries(f.rel, data), false
+	f.src, f.entries, f.missing = data, nil, false // parsed again only if spliced again
 	return nil
+}
+
+// splice starts a splice of f, reusing its parsed entries.
+func (f *viewFile) splice() *splice {
+	sp := newSplice(f.rel, f.src)
+	if !f.missing {
+		sp.parsed = f.entries
+	}
+	return sp
 }
 
 // fileNamed returns the loaded file rel, or a new empty one (added to

@@ -97,7 +97,14 @@ func (h Home) ingest(dry bool) (Report, error) {
 	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
 		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
 	in.report.DryRun = dry
-	var err error
+	keys, err := h.stateKeys()
+	if err != nil {
+		return in.report, err
+	}
+	if problems, ok := h.unchanged(keys); ok && !dry {
+		in.report.Problems = problems
+		return in.report, nil
+	}
 	var problems []Problem
 	if in.recs, problems, err = h.loadRecords(); err != nil {
 		return in.report, err
@@ -123,6 +130,9 @@ func (h Home) ingest(dry bool) (Report, error) {
 	err = in.nameFiles()
 	if ferr := in.flush(); err == nil {
 		err = ferr
+	}
+	if err == nil && !dry && in.report.Deferred == 0 {
+		h.saveStamp(in.report.Problems)
 	}
 	return in.report, err
 }
@@ -416,7 +426,7 @@ func (in *ingester) writeFiles() error {
 func (in *ingester) splice(f *viewFile) *splice {
 	sp := in.splices[f]
 	if sp == nil {
-		sp = newSplice(f.rel, f.src)
+		sp = f.splice()
 		in.splices[f] = sp
 	}
 	return sp

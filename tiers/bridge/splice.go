@@ -21,6 +21,7 @@ type splice struct {
 	show    map[string]projection
 	gone    map[string]bool
 	touched map[int]bool // starts (in src) of the entries the edits change
+	parsed  []entry      // src's entries, when known already
 }
 
 func newSplice(rel string, src []byte) *splice {
@@ -134,7 +135,11 @@ func (sp *splice) result() ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s; nothing changed", sp.rel, fmt.Sprintf(format, args...))
 	}
 	var kept []string
-	for _, e := range parseEntries(sp.rel, sp.src) {
+	before := sp.parsed
+	if before == nil {
+		before = parseEntries(sp.rel, sp.src)
+	}
+	for _, e := range before {
 		if !sp.touched[e.start] && !sp.gone[e.id] {
 			kept = append(kept, e.Text)
 		}

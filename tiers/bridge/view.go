@@ -86,7 +86,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 // apply plans one splice of f, proves it and writes the file; backup
 // keeps the old bytes first (when an entry leaves the file).
 func (v *view) apply(f *viewFile, plan func(*splice), backup bool) error {
-	sp := newSplice(f.rel, f.src)
+	sp := f.splice()
 	plan(sp)
 	data, err := sp.result()
 	if err != nil {

@@ -1,0 +1,49 @@
+package bridge
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// benchHome is a home whose decisions.md holds n ingested decisions.
+func benchHome(b *testing.B, n int) Home {
+	var s strings.Builder
+	s.WriteString("# Decisions Log\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&s, "\n### [2026-03-01] Decision number %d\n- **Decision:** use option %d\n- **Context:** benchmark\n- **Status:** active\n", i, i)
+	}
+	h := newHome(b, map[string]string{"reference/decisions.md": s.String()})
+	mustIngest(b, h)
+	return h
+}
+
+// BenchmarkIngest1000: an ingest of 1,000 decisions with nothing to do.
+func BenchmarkIngest1000(b *testing.B) {
+	h := benchHome(b, 1000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if rep := mustIngest(b, h); len(rep.Changes) != 0 {
+			b.Fatal(rep.Changes)
+		}
+	}
+}
+
+// BenchmarkRender1000: rendering one record into a file of 1,000 entries.
+func BenchmarkRender1000(b *testing.B) {
+	h := benchHome(b, 1000)
+	r, err := records.ReadRecord(h.recordPath("decision", "decision-number-500"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := h.View()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Content["context"] = fmt.Sprintf("rendered %d", i)
+		if _, err := v.Render(r, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// StampFile, under memory/.state/, says what the view files and the record
+// folders were when an ingest last left them in step, and what it found
+// wrong. An ingest that finds them all as they were has nothing to do and
+// reports the same problems: the everyday case (records write checking for
+// hand edits) costs a few stats instead of reading every record. It is a
+// cache: deleting it only costs one full ingest.
+const StampFile = "bridge-ingest.cache"
+
+type stamp struct {
+	Keys     []string  `json:"keys"`
+	Problems []Problem `json:"problems"`
+}
+
+func (h Home) stampPath() string { return filepath.Join(h.Layout.StateDir(), StampFile) }
+
+// stateKeys names every view file and record folder with what changes
+// when it is written: size, modification time, inode (files), or the
+// folder's modification time (a record write renames into it).
+func (h Home) stateKeys() ([]string, error) {
+	var keys []string
+	add := func(path string) error {
+		var st syscall.Stat_t
+		err := syscall.Lstat(path, &st)
+		if errors.Is(err, syscall.ENOENT) {
+			keys = append(keys, path+" -")
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("stat %s: %w", path, err)
+		}
+		keys = append(keys, fmt.Sprintf("%s %o %d %d.%d %d", path, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino))
+		return nil
+	}
+	for _, dir := range []string{h.Layout.ReferenceDir(), h.Layout.ArchiveDir()} {
+		if err := add(dir); err != nil {
+			return nil, err
+		}
+		des, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", dir, err)
+		}
+		for _, de := range des {
+			if err := add(filepath.Join(dir, de.Name())); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := range specs {
+		if err := add(filepath.Join(h.root(), records.Folder(specs[i].category))); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// unchanged answers the stamp's problems when nothing changed since it
+// was written.
+func (h Home) unchanged(keys []string) ([]Problem, bool) {
+	data, err := regfile.ReadFile(h.stampPath())
+	if err != nil {
+		return nil, false
+	}
+	var s stamp
+	if json.Unmarshal(data, &s) != nil || !slices.Equal(s.Keys, keys) {
+		return nil, false
+	}
+	return s.Problems, true
+}
+
+// saveStamp records the state an ingest left. Failing to is harmless: the
+// next ingest does the whole work.
+func (h Home) saveStamp(problems []Problem) {
+	keys, err := h.stateKeys()
+	if err != nil {
+		return
+	}
+	data, err := json.Marshal(stamp{Keys: keys, Problems: problems})
+	if err != nil || os.MkdirAll(h.Layout.StateDir(), 0o755) != nil {
+		return
+	}
+	atomicfile.WriteFileUnsynced(h.stampPath(), data, 0o644)
+}
