@@ -231,24 +231,40 @@ func Sweep(dirs ...string) int {
 	removed := 0
 	now := time.Now()
 	for _, dir := range dirs {
-		d, err := os.Open(dir)
-		if err != nil {
+		removed += removeTemps(dir, func(_ string, info os.FileInfo) bool { return now.Sub(info.ModTime()) >= StaleAfter })
+	}
+	return removed
+}
+
+// RemoveTempsOf removes the temp files of path's own writes
+// (".NAME.tmp-<digits>" beside it) whatever their age: for a caller that
+// holds the lock every writer of path takes, so none of them is live.
+func RemoveTempsOf(path string) int {
+	dir, base := filepath.Split(path)
+	prefix := "." + base + tempInfix
+	return removeTemps(dir, func(name string, _ os.FileInfo) bool { return strings.HasPrefix(name, prefix) })
+}
+
+// removeTemps removes the regular temp files of dir that remove picks.
+func removeTemps(dir string, remove func(name string, info os.FileInfo) bool) int {
+	if dir == "" {
+		dir = "."
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return 0
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	removed := 0
+	for _, name := range names {
+		if !IsTempName(name) {
 			continue
 		}
-		names, _ := d.Readdirnames(-1)
-		d.Close()
-		for _, name := range names {
-			if !IsTempName(name) {
-				continue
-			}
-			path := filepath.Join(dir, name)
-			info, err := os.Lstat(path)
-			if err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < StaleAfter {
-				continue
-			}
-			if os.Remove(path) == nil {
-				removed++
-			}
+		path := filepath.Join(dir, name)
+		info, err := os.Lstat(path)
+		if err == nil && info.Mode().IsRegular() && remove(name, info) && os.Remove(path) == nil {
+			removed++
 		}
 	}
 	return removed

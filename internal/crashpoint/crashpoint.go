@@ -3,20 +3,46 @@
 // would land only by luck.
 //
 // The points fire only when the test-only variable ZYLOS_MEMORY_TEST_CRASH_AT
-// names them; nothing else reads it, and in normal use it is unset.
+// names them ("point", or "point#N" for its N-th pass); nothing else reads
+// it, and in normal use it is unset.
 package crashpoint
 
 import (
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 )
 
 // Env is the test-only variable naming the point to die at.
 const Env = "ZYLOS_MEMORY_TEST_CRASH_AT"
 
-// At kills the process with SIGKILL when Env names point.
+var (
+	mu     sync.Mutex
+	passes = map[string]int{}
+)
+
+// At kills the process with SIGKILL when Env names point (and, with #N,
+// this is its N-th pass).
 func At(point string) {
-	if os.Getenv(Env) == point {
+	want, ok := os.LookupEnv(Env)
+	if !ok {
+		return
+	}
+	name, nth, counted := strings.Cut(want, "#")
+	if name != point {
+		return
+	}
+	n := 1
+	if counted {
+		n, _ = strconv.Atoi(nth)
+	}
+	mu.Lock()
+	passes[point]++
+	hit := passes[point] == n
+	mu.Unlock()
+	if hit {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is on its way; never run past the point
 	}

@@ -109,9 +109,10 @@ func (r Run) Exec(tb testing.TB, args ...string) Result {
 	if timeout == 0 {
 		timeout = 30 * time.Second
 	}
+	bin := Binary(tb) // built before the clock starts: a build is not the run
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, Binary(tb), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = r.environ()
 	cmd.Dir = r.Dir
 	cmd.Stdin = strings.NewReader(r.Stdin)

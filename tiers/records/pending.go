@@ -64,6 +64,7 @@ func repairPending(root string, warn func(string)) error {
 			continue
 		}
 		drop = append(drop, IndexPath(root, abs))
+		atomicfile.RemoveTempsOf(abs)
 		r, err := ReadRecord(abs)
 		if err != nil {
 			continue
@@ -76,6 +77,7 @@ func repairPending(root string, warn func(string)) error {
 	if warn != nil {
 		warn("[WARN] an interrupted write left index.md behind its records; brought " + strings.Join(drop, ", ") + " in line")
 	}
+	atomicfile.RemoveTempsOf(filepath.Join(root, IndexFile))
 	if err := updateIndex(root, drop, add, warn); err != nil {
 		return err
 	}

@@ -95,7 +95,9 @@ func Write(o WriteOptions) (Answer, error) {
 		}
 		defer lock.Release()
 	}
-	atomicfile.Sweep(o.Root, filepath.Dir(t.abs))
+	// Only the root, which holds few files: a record temp file a killed
+	// write left in its folder is removed by the repair of its mark.
+	atomicfile.Sweep(o.Root)
 	if o.View != nil {
 		if err := o.View.Sync(); err != nil {
 			return nil, err
