@@ -90,6 +90,7 @@ type ingester struct {
 	shownIn    []shownIn
 	batch      *records.Batch // the records writes so far, synced by flush
 	created    int            // records created for new entries
+	wrote      bool           // a records write was made
 	report     Report
 }
 
@@ -131,8 +132,12 @@ func (h Home) ingest(dry bool) (Report, error) {
 	if ferr := in.flush(); err == nil {
 		err = ferr
 	}
-	if err == nil && !dry && in.report.Deferred == 0 {
-		h.saveStamp(in.report.Problems)
+	if err == nil && !dry && !in.wrote && len(in.splices) == 0 && in.report.Deferred == 0 {
+		// Only an ingest that changed nothing stamps, with the keys taken
+		// before it read anything: whatever changed since has other keys.
+		// One that wrote leaves the stamp to the next, which finds all in
+		// step.
+		h.saveStamp(keys, in.report.Problems)
 	}
 	return in.report, err
 }
@@ -447,6 +452,7 @@ func (in *ingester) failed(f *viewFile, e entry, err error) error {
 
 // write runs one records write under the ingest's lock, in its batch.
 func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
+	in.wrote = true
 	if in.batch == nil {
 		b, err := records.StartBatch(in.root(), in.warn)
 		if err != nil {

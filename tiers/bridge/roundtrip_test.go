@@ -151,11 +151,12 @@ func loadAll(t *testing.T, h Home) []*stored {
 	return in.sortedRecords()
 }
 
-// snapshot is every file of the memory dir but the lock, as one string.
+// snapshot is every file of the memory dir but the lock and the ingest
+// stamp (a cache), as one string.
 func snapshot(t *testing.T, h Home) string {
 	var b strings.Builder
 	filepath.WalkDir(h.Layout.MemoryDir(), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, records.LockFile) {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, records.LockFile) || strings.HasSuffix(p, ".cache") {
 			return err
 		}
 		fmt.Fprintf(&b, "== %s\n%s\n", p, readFile(t, p))

@@ -84,13 +84,10 @@ func (h Home) unchanged(keys []string) ([]Problem, bool) {
 	return s.Problems, true
 }
 
-// saveStamp records the state an ingest left. Failing to is harmless: the
-// next ingest does the whole work.
-func (h Home) saveStamp(problems []Problem) {
-	keys, err := h.stateKeys()
-	if err != nil {
-		return
-	}
+// saveStamp records keys, the state an ingest found everything in step
+// in, and what it found wrong. Failing to is harmless: the next ingest
+// does the whole work.
+func (h Home) saveStamp(keys []string, problems []Problem) {
 	data, err := json.Marshal(stamp{Keys: keys, Problems: problems})
 	if err != nil || os.MkdirAll(h.Layout.StateDir(), 0o755) != nil {
 		return

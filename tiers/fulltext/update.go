@@ -291,7 +291,7 @@ func (t tree) wants(name string) bool {
 // grew, else whole.
 func (u *updater) file(t tree, path string) error {
 	rel := u.home.rel(path)
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path) // a symlink may lead out of memory: never followed
 	if err != nil || !fi.Mode().IsRegular() {
 		return u.forgetFile(rel)
 	}

@@ -297,3 +297,20 @@ func TestHugeLog(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestSymlinksAreNotFollowed: a log or record that is a symlink (which may
+// lead anywhere) is not indexed.
+func TestSymlinksAreNotFollowed(t *testing.T) {
+	h := testHome(t)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	write(t, outside, "**10:00** - the vault combination is okapi\n")
+	for _, p := range []string{filepath.Join(h.Layout.SessionsDir(), "2026-11-03.md"), filepath.Join(h.Layout.ArchiveDir(), "link.md")} {
+		if err := os.Symlink(outside, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := openTest(t, h)
+	if got := cites(search(t, ix, Query{Text: "okapi"})); len(got) != 0 {
+		t.Errorf("followed a symlink: %v", got)
+	}
+}
