@@ -47,3 +47,20 @@ func BenchmarkRender1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIngest1000Edit: an ingest of 1,000 decisions after one entry
+// was edited by hand: one record updated.
+func BenchmarkIngest1000Edit(b *testing.B) {
+	h := benchHome(b, 1000)
+	md := h.ref("decisions.md")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		src := readFile(b, md)
+		writeFile(b, md, strings.Replace(src, "- **Context:** benchmark", fmt.Sprintf("- **Context:** benchmark %d", i), 1))
+		b.StartTimer()
+		if rep := mustIngest(b, h); len(rep.Changes) != 1 {
+			b.Fatal(rep.Changes)
+		}
+	}
+}

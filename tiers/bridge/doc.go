@@ -1,7 +1,8 @@
 // Package bridge keeps the markdown reference tier and the structured
 // records of a zylos home in step: one memory, two views. Every entry of
-// memory/reference/*.md (a decision, project or preference) is backed by
-// one record under memory/records/, and the entry carries the record's id
+// memory/reference/*.md (a decision, project or preference; in any other
+// reference file, such as ideas.md, a note: a title and its text) is
+// backed by one record under memory/records/, and the entry carries the record's id
 // in an HTML comment the renderer writes on the line after its heading:
 //
 //	### [2026-03-01] Use SQLite for C4

@@ -27,6 +27,11 @@ const (
 
 func idComment(id string) string { return idPrefix + id + idSuffix }
 
+// isIDComment reports whether the trimmed line is an id comment.
+func isIDComment(line string) bool {
+	return len(line) >= len(idPrefix)+len(idSuffix) && strings.HasPrefix(line, idPrefix) && strings.HasSuffix(line, idSuffix)
+}
+
 // parseEntries reads the record-backed entries of one reference file
 // (name relative to the memory dir). Files of other kinds hold none.
 func parseEntries(name string, src []byte) []entry {
@@ -50,7 +55,7 @@ func parseEntries(name string, src []byte) []entry {
 // valid id, make the entry a problem: which record it is cannot be told.
 func (e *entry) findID(src []byte) {
 	plainLines(src, e.start, e.end, func(pos, next int, line string) bool {
-		if len(line) < len(idPrefix)+len(idSuffix) || !strings.HasPrefix(line, idPrefix) || !strings.HasSuffix(line, idSuffix) {
+		if !isIDComment(line) {
 			return true
 		}
 		id := strings.TrimSpace(line[len(idPrefix) : len(line)-len(idSuffix)])

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -30,6 +31,7 @@ func FuzzSplice(f *testing.F) {
 	f.Add([]byte(decisions), uint8(0))
 	f.Add([]byte("# P\n\n## Active\n### A\n- **Status:** active\n- **Updated:** 2026-01-01\n\n## Completed\n### B\n- **Updated:** 2026-01-02\n"), uint8(1))
 	f.Add([]byte("### Tabs\r\n- **Value:** x\r\n<!-- id: tabs -->\r\n### Tabs\n- **Value:** y"), uint8(2))
+	f.Add([]byte("# Ideas\n\n### One\n\ntext\n<!-- id: one -->\nmore\n\n### Two\r\n- item\r\n"), uint8(3))
 	f.Add([]byte("### [2026-01-01] T #\n<!-- id: t -->\n<!-- id: t -->\n- **Decision:** a\n- **Status:** active"), uint8(0))
 	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
 		file := specs[int(which)%len(specs)].file
@@ -91,6 +93,7 @@ func FuzzRecordRoundTrip(f *testing.F) {
 	f.Add("Use SQLite", "a\nb", "ends #", uint8(0))
 	f.Add("C#", "**x**", "`y`", uint8(1))
 	f.Add("日本語", " ", "- list", uint8(2))
+	f.Add("Idea", "some text\n\n  indented", "```\n### fenced\n```", uint8(3))
 	f.Fuzz(func(t *testing.T, title, a, b string, which uint8) {
 		s := &specs[int(which)%len(specs)]
 		title = records.SanitizeTitle(title)
@@ -102,10 +105,16 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			content[fl.key] = []string{a, b, a}[i]
 		}
 		content["status"] = map[string]string{"decision": "accepted", "project": "active", "preference": ""}[s.category]
+		if s.kind == tiers.KindGeneric {
+			content = map[string]any{"body": a + "\n" + b}
+		}
 		r := &records.Record{ID: "x", Title: title, Category: s.category, CreatedAt: "2026-03-15T10:30:00Z", Content: content}
 		es := parseEntries(s.file, []byte(s.block(r, "\n")))
 		if len(es) != 1 {
 			return // a value that starts a new block (a heading) is not a field
+		}
+		if _, end := es[0].Span(); end != len(s.block(r, "\n")) {
+			return // a note's text that ends the entry (a heading) is refused by the splice proof
 		}
 		if es[0].problem == "" && !s.same(es[0].Entry, r) {
 			t.Fatalf("rendered entry reads back differently:\n%s\n%+v\n%+v", s.block(r, "\n"), s.entryProjection(es[0].Entry), s.shown(r))

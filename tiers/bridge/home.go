@@ -139,7 +139,7 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || specOfKind(tiers.KindOf(rel)) == nil {
 				continue
 			}
-			if dir == "archive" && !strings.Contains(name, "-") {
+			if dir == "archive" && (!strings.Contains(name, "-") || !specOfKind(tiers.KindOf(rel)).archives()) {
 				continue
 			}
 			if !de.Type().IsRegular() {
@@ -168,6 +168,8 @@ func newFileHeader(rel string) string {
 		return "# Projects\n\n## Active\n\n## Completed\n"
 	case tiers.KindPreference:
 		return "# User Preferences\n"
+	case tiers.KindGeneric:
+		return "# Notes\n"
 	}
 	return "# Decisions Log\n"
 }

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -69,6 +70,9 @@ var specs = []spec{
 		{name: "Source", key: "reason"},
 		{name: "Added", key: "added"},
 	}},
+	// A "### Title" entry of any other reference file (ideas.md) is a
+	// note: its title and its text under the heading (content.body).
+	{kind: tiers.KindGeneric, category: "note", file: "reference/notes.md"},
 }
 
 func specOfKind(k tiers.EntryKind) *spec {
@@ -79,6 +83,11 @@ func specOfKind(k tiers.EntryKind) *spec {
 	}
 	return nil
 }
+
+// archives reports whether an archived record of the kind has an
+// archive file (archive/decisions-YYYY.md, archive/projects-YYYY.md); an
+// archived preference or note is in no file.
+func (s *spec) archives() bool { return s.kind == tiers.KindDecision || s.kind == tiers.KindProject }
 
 func specOfCategory(c string) *spec {
 	for i := range specs {
@@ -94,6 +103,7 @@ func specOfCategory(c string) *spec {
 type projection struct {
 	title, date string
 	fields      [maxFields]string
+	body        string // a note's text (see noteBody)
 }
 
 // entryProjection reads an entry. The title is sanitized as records
@@ -105,13 +115,54 @@ func (s *spec) entryProjection(e tiers.Entry) projection {
 		p.date = e.Date.Format(dateLayout)
 	}
 	for i, f := range s.fields {
-		if f.name == "Status" {
+		switch f.name {
+		case "":
+		case "Status":
 			p.fields[i] = e.Status()
-		} else {
+		default:
 			p.fields[i] = e.Fields[f.name]
 		}
 	}
+	if s.kind == tiers.KindGeneric {
+		p.body = noteBody(e.Text, true)
+	}
 	return p
+}
+
+// noteBody is a note's text as both sides compare it: the lines under
+// the heading (without it, and without the id comment when entry is
+// set), "\r\n" read as "\n", blank lines before and after dropped. Every
+// other byte, indentation and trailing spaces included, counts.
+func noteBody(text string, entry bool) string {
+	lines := strings.Split(text, "\n")
+	if entry {
+		lines = lines[1:]
+	}
+	kept := lines[:0:0]
+	fence := ""
+	for _, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		t := strings.TrimSpace(l)
+		switch {
+		case !entry:
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case isIDComment(t):
+			continue
+		}
+		kept = append(kept, l)
+	}
+	for len(kept) > 0 && strings.TrimSpace(kept[0]) == "" {
+		kept = kept[1:]
+	}
+	for len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
+		kept = kept[:len(kept)-1]
+	}
+	return strings.Join(kept, "\n")
 }
 
 // recordProjection is what the record's entry says, before markdown
@@ -130,6 +181,9 @@ func (s *spec) recordProjection(r *records.Record) projection {
 	}
 	if s.kind == tiers.KindProject && p.fields[1] == "" {
 		p.fields[1] = datePart(r.UpdatedAt)
+	}
+	if s.kind == tiers.KindGeneric {
+		p.body = noteBody(contentString(r, "body"), false)
 	}
 	return p
 }
@@ -198,11 +252,15 @@ func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
 	p := s.entryProjection(e)
 	content := map[string]any{}
 	for i, f := range s.fields {
-		if v := p.fields[i]; v != "" || f.required {
+		if v := p.fields[i]; f.key != "" && (v != "" || f.required) {
 			content[f.key] = s.contentValue(i, v)
 		}
 	}
+	tag := strings.TrimSuffix(s.file[len("reference/"):], ".md")
 	switch s.kind {
+	case tiers.KindGeneric:
+		content["body"] = p.body
+		tag = strings.TrimSuffix(path.Base(rel), ".md")
 	case tiers.KindDecision:
 		content["date"] = p.date
 		if _, ok := content["context"]; !ok {
@@ -223,7 +281,7 @@ func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
 		"title":          p.title,
 		"created_at":     now,
 		"updated_at":     now,
-		"tags":           []any{strings.TrimSuffix(s.file[len("reference/"):], ".md")},
+		"tags":           []any{tag},
 		"related_files":  []any{"memory/" + rel},
 		"content":        content,
 		"changes":        []any{map[string]any{"date": now, "summary": "created from the entry in memory/" + rel}},
@@ -248,9 +306,12 @@ func (s *spec) updateDoc(st *stored, e tiers.Entry, rel, now, summary string) (m
 		d["content"] = content
 	}
 	for i, f := range s.fields {
-		if have.fields[i] != shown.fields[i] {
+		if f.key != "" && have.fields[i] != shown.fields[i] {
 			content[f.key] = s.contentValue(i, have.fields[i])
 		}
+	}
+	if s.kind == tiers.KindGeneric && have.body != shown.body {
+		content["body"] = have.body
 	}
 	if s.kind == tiers.KindDecision && have.date != shown.date {
 		content["date"] = have.date

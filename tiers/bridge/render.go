@@ -18,7 +18,10 @@ func (s *spec) block(r *records.Record, nl string) string {
 			lines = append(lines, fieldLine("- ", f.name, p.fields[i]))
 		}
 	}
-	return strings.Join(lines, nl)
+	if p.body != "" {
+		lines = append(lines, p.body)
+	}
+	return strings.ReplaceAll(strings.Join(lines, "\n"), "\n", nl)
 }
 
 func (s *spec) heading(p projection) string {
@@ -159,8 +162,50 @@ func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 		}
 		out = append(out, edit{start, contentEnd(src, start, end), fieldLine(marker, f.name, text.fields[i])})
 	}
+	if have.body != want.body {
+		out = bodyEdit(src, e, r, text.body, after, nl, out)
+	}
 	sortEdits(out)
 	return out
+}
+
+// bodyEdit rewrites a note's text: the lines from its first to its last
+// line that is neither blank nor the id comment. An id comment between
+// them is written again at the top of the new text (dropping its own
+// edit from out); blank lines around the text stay.
+func bodyEdit(src []byte, e entry, r *records.Record, body string, after int, nl string, out []edit) []edit {
+	first, last := -1, -1
+	for pos := lineAfter(src, e.start); pos < e.end; pos = lineAfter(src, pos) {
+		line := src[pos:contentEnd(src, pos, lineAfter(src, pos))]
+		if (e.id != "" && pos == e.idLine[0]) || len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if first < 0 {
+			first = pos
+		}
+		last = contentEnd(src, pos, lineAfter(src, pos))
+	}
+	text := strings.ReplaceAll(body, "\n", nl)
+	if first < 0 {
+		if text == "" {
+			return out
+		}
+		return append(out, insertLine(src, after, text, nl))
+	}
+	if e.id != "" && e.idLine[0] > first && e.idLine[0] < last {
+		kept := out[:0]
+		for _, ed := range out {
+			if ed.start != e.idLine[0] {
+				kept = append(kept, ed)
+			}
+		}
+		out, text = kept, idComment(r.ID)+nl+text
+	}
+	if text == "" {
+		// Drop the lines with their line end; the blank lines stay.
+		return append(out, edit{first, lineAfter(src, last), ""})
+	}
+	return append(out, edit{first, last, text})
 }
 
 func sortEdits(edits []edit) {

@@ -49,6 +49,14 @@ func genFile(r *rand.Rand, file string) string {
 			if r.IntN(2) == 0 {
 				b.WriteString("- **Source:** stated\n- **Added:** 2026-01-02\n")
 			}
+		case "ideas.md":
+			fmt.Fprintf(&b, "### %s\n", title)
+			if r.IntN(3) > 0 {
+				fmt.Fprintf(&b, "%s%s\n", strings.Repeat("\n", r.IntN(2)), v())
+			}
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "- a list item with %s\n  - nested\n", v())
+			}
 		}
 		if r.IntN(3) == 0 {
 			b.WriteString("\nProse under the entry, with <!-- a comment --> and a list:\n\n- not a field\n")
@@ -72,8 +80,8 @@ func genFile(r *rand.Rand, file string) string {
 // changes no byte.
 func TestRoundTripIngestThenRender(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 30; i++ {
-		file := []string{"decisions.md", "projects.md", "preferences.md"}[i%3]
+	for i := 0; i < 40; i++ {
+		file := []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"}[i%4]
 		src := genFile(r, file)
 		h := newHome(t, map[string]string{"reference/" + file: src})
 		rep := mustIngest(t, h)
@@ -110,7 +118,7 @@ func TestRoundTripRenderThenIngest(t *testing.T) {
 		for j := 0; j < 1+r.IntN(6); j++ {
 			text := func() string { return texts[r.IntN(len(texts))] }
 			title := fmt.Sprintf("Record %d %s", j, strings.TrimSpace(strings.ReplaceAll(text(), "\n", " ")))
-			cat := []string{"decision", "project", "preference"}[r.IntN(3)]
+			cat := []string{"decision", "project", "preference", "note"}[r.IntN(4)]
 			var content map[string]any
 			switch cat {
 			case "decision":
@@ -120,6 +128,8 @@ func TestRoundTripRenderThenIngest(t *testing.T) {
 				content = map[string]any{"status": []string{"active", "completed", "blocked", "planned"}[r.IntN(4)], "notes": text()}
 			case "preference":
 				content = map[string]any{"topic": "t", "value": text(), "reason": text(), "strength": "soft"}
+			case "note":
+				content = map[string]any{"body": text() + "\n\n" + text() + "\n- item\n  ```\n  ### not a heading\n  ```"}
 			}
 			_, err := records.Write(records.WriteOptions{Action: "create", Root: h.root(), Category: cat, Now: testNow,
 				Target: h.recordPath(cat, fmt.Sprintf("rec-%d", j)),

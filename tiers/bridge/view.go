@@ -65,7 +65,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 		if err == nil && at != nil {
 			err = v.apply(at, func(sp *splice) { sp.remove(found) }, true)
 		}
-	case r.Status() == records.StatusArchived && s.kind != tiers.KindPreference:
+	case r.Status() == records.StatusArchived && s.archives():
 		target := v.archiveFile(s, r)
 		if at != nil && at.rel == target {
 			break

@@ -4,11 +4,12 @@ import "strings"
 
 // Categories lists every record category in index order.
 var Categories = []string{
-	"session_summary", "decision", "runbook", "constraint", "tech_debt", "preference", "project",
+	"session_summary", "decision", "runbook", "constraint", "tech_debt", "preference", "project", "note",
 }
 
 // folders maps each category to its folder under the root (seed 003,
-// plus "projects" for project records).
+// plus "projects" for project records and "notes" for the generic
+// entries of other reference files).
 var folders = map[string]string{
 	"session_summary": "sessions",
 	"decision":        "decisions",
@@ -17,6 +18,7 @@ var folders = map[string]string{
 	"tech_debt":       "tech-debt",
 	"preference":      "preferences",
 	"project":         "projects",
+	"note":            "notes",
 }
 
 // ValidCategory reports whether c is a known category name.

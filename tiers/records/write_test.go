@@ -204,7 +204,7 @@ func TestPathsConfined(t *testing.T) {
 	f := newFixture(t)
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(f.root, "runbooks"))
-	for _, target := range []string{"../x.json", "/etc/passwd.json", "decisions/../../x.json", "runbooks/evil.json", "notes/x.json", "decisions/x.txt"} {
+	for _, target := range []string{"../x.json", "/etc/passwd.json", "decisions/../../x.json", "runbooks/evil.json", "misc/x.json", "decisions/x.txt"} {
 		_, err := f.write(WriteOptions{Action: "retire", Target: target})
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != ErrPath {
