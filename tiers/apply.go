@@ -1,7 +1,6 @@
 package tiers
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/flock"
-	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Move is one thing `consolidate --apply` archived.
@@ -135,47 +133,20 @@ func archiveTargets(entries []Entry) []string {
 	return out
 }
 
-// rewrite backs up the source file and replaces it with rest. Lines
-// appended to it since it was read (a hook's or an agent's >>) are carried
-// over to the end of rest, both those appended before the replacement and
-// those that reach the old file until it is read a last time; any other
-// change since the read is refused, as an edit made meanwhile would be
-// lost. The backup is a hard link to the old file, so even a line written
-// later still through an open descriptor is kept there.
+// rewrite backs up the source file and replaces it with rest, keeping
+// the lines appended to it meanwhile (see Layout.Rewrite).
 func (a *applier) rewrite(path string, src, rest []byte) error {
-	f, err := regfile.Open(path)
-	if err != nil {
+	backup, err := a.l.Rewrite(path, src, rest, true, a.now)
+	if backup != "" {
+		a.report.Backups = append(a.report.Backups, a.rel(backup))
+	}
+	switch {
+	case errors.Is(err, ErrChangedSinceRead):
+		return fmt.Errorf("archive entries: %s changed while consolidating; nothing removed from it, run again", a.rel(path))
+	case err != nil && backup != "":
+		return fmt.Errorf("archive entries: %s: %w (its old lines are in %s)", a.rel(path), err, a.rel(backup))
+	case err != nil:
 		return fmt.Errorf("archive entries: %w", err)
-	}
-	defer f.Close()
-	cur, err := io.ReadAll(f)
-	if err != nil {
-		return fmt.Errorf("archive entries: %w", err)
-	}
-	changed := fmt.Errorf("archive entries: %s changed while consolidating; nothing removed from it, run again", a.rel(path))
-	if !bytes.HasPrefix(cur, src) {
-		return changed
-	}
-	backup, err := a.l.linkBackUp(path, f, cur, a.now)
-	if errors.Is(err, errChangedUnder) {
-		return changed
-	}
-	if err != nil {
-		return err
-	}
-	a.report.Backups = append(a.report.Backups, a.rel(backup))
-	next := append(append([]byte(nil), rest...), cur[len(src):]...)
-	if err := atomicfile.WriteFile(path, next, 0o644); err != nil {
-		return err
-	}
-	late, err := io.ReadAll(f)
-	if err != nil {
-		return fmt.Errorf("archive entries: %w", err)
-	}
-	if len(late) > 0 {
-		if err := atomicfile.Append(path, late); err != nil {
-			return fmt.Errorf("archive entries: keep lines appended to %s during the rewrite: %w (they are in %s)", a.rel(path), err, a.rel(backup))
-		}
 	}
 	return nil
 }

@@ -39,6 +39,11 @@ func (e *TimeoutError) Error() string {
 // Wait for another holder (described as holder in the error) to let go.
 // The returned func releases the lock.
 func Acquire(path, holder string) (release func(), err error) {
+	return AcquireWithin(path, holder, Wait)
+}
+
+// AcquireWithin is Acquire with a wait of its own.
+func AcquireWithin(path, holder string, wait time.Duration) (release func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create lock dir: %w", err)
 	}
@@ -46,7 +51,7 @@ func Acquire(path, holder string) (release func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}
-	deadline := time.Now().Add(Wait)
+	deadline := time.Now().Add(wait)
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -58,7 +63,7 @@ func Acquire(path, holder string) (release func(), err error) {
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, &TimeoutError{Path: path, Holder: holder, Waited: Wait}
+			return nil, &TimeoutError{Path: path, Holder: holder, Waited: wait}
 		}
 		time.Sleep(poll)
 	}

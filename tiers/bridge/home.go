@@ -1,10 +1,8 @@
 package bridge
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -212,63 +210,35 @@ func (s *spec) namesFile(r *records.Record, rel string) bool {
 	return false
 }
 
-// writeFile replaces a view file with data. Lines appended to it since
-// it was read as f.src (an agent's >>) are carried over to the end, both
-// those appended before the replacement and those that reach the old file
-// until it is read a last time; any other change since the read is
-// refused, as an edit made meanwhile would be lost. With backup, the old
-// bytes are kept under memory/.state/backups/ first.
+// writeFile replaces a view file with data, keeping lines appended to it
+// since it was read as f.src (an agent's >>) and refusing any other change
+// made meanwhile (see tiers.Layout.Rewrite). With backup, the old file is
+// kept under memory/.state/backups/ whatever happened to it.
 func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
 	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
 	changed := fmt.Errorf("memory/%s changed while it was being updated; nothing written to it, run again", f.rel)
-	old, err := regfile.Open(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && f.missing:
-		return h.replace(f, path, data, nil)
-	case err != nil:
-		return fmt.Errorf("write %s: %w", f.rel, err)
-	case f.missing:
-		old.Close()
-		return changed
-	}
-	defer old.Close()
-	cur, err := io.ReadAll(old)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", f.rel, err)
-	}
-	if !bytes.HasPrefix(cur, f.src) {
-		return changed
-	}
-	if backup {
-		if _, err := h.Layout.BackUp(path, cur, h.Now); err != nil {
-			return err
+	if f.missing {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("write %s: %w", f.rel, err)
 		}
-	}
-	return h.replace(f, path, append(append([]byte(nil), data...), cur[len(f.src):]...), old)
-}
-
-// replace writes data over path atomically, then appends what reached the
-// old file (open as old) after it was read.
-func (h Home) replace(f *viewFile, path string, data []byte, old *os.File) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", f.rel, err)
-	}
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", f.rel, err)
-	}
-	if old != nil {
-		late, err := io.ReadAll(old)
+		switch err := atomicfile.CreateExclusive(path, data, 0o644); {
+		case errors.Is(err, fs.ErrExist):
+			return changed
+		case err != nil:
+			return fmt.Errorf("write %s: %w", f.rel, err)
+		}
+	} else {
+		_, err := h.Layout.Rewrite(path, f.src, data, backup, h.Now)
+		if errors.Is(err, tiers.ErrChangedSinceRead) || errors.Is(err, fs.ErrNotExist) {
+			return changed
+		}
 		if err != nil {
 			return fmt.Errorf("write %s: %w", f.rel, err)
 		}
-		if len(late) > 0 {
-			if err := atomicfile.Append(path, late); err != nil {
-				return fmt.Errorf("write %s: keep lines appended during the rewrite: %w", f.rel, err)
-			}
-			data = append(data, late...)
-		}
 	}
-	f.src, f.entries, f.missing = data, nil, false // parsed again only if spliced again
+	// Parsed again only if spliced again; what was carried over is read
+	// back then, as the next ingest's business.
+	f.src, f.entries, f.missing = data, nil, false
 	return nil
 }
 

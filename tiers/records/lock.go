@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/internal/flock"
 )
 
 // LockFile is the lock's name inside the records root.
@@ -18,11 +17,9 @@ const LockFile = ".index.lock"
 // (seed 003's 5 s). Unlike the plugin, it never proceeds unlocked.
 var LockTimeout = 5 * time.Second
 
-const lockPoll = 20 * time.Millisecond
-
 // Lock holds the records root's exclusive lock. flock is released by the
 // kernel if the process dies, so there are no stale locks to break.
-type Lock struct{ f *os.File }
+type Lock struct{ release func() }
 
 // AcquireLock takes root's lock, creating root if needed, waiting up to
 // LockTimeout. On timeout it returns an *Error of kind LOCK_ERROR.
@@ -31,28 +28,21 @@ func AcquireLock(root string) (*Lock, error) {
 		return nil, fmt.Errorf("create records root: %w", err)
 	}
 	path := filepath.Join(root, LockFile)
-	f, err := regfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	release, err := flock.AcquireWithin(path, "another records writer", LockTimeout)
+	var timeout *flock.TimeoutError
+	if errors.As(err, &timeout) {
+		return nil, newError(ErrLock, "lock", path,
+			"waited", LockTimeout.String(),
+			"fix", "Another writer holds the records lock; retry shortly")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open lock: %w", err)
+		return nil, err
 	}
-	deadline := time.Now().Add(LockTimeout)
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return &Lock{f: f}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
-			f.Close()
-			if !errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("lock %s: %w", path, err)
-			}
-			return nil, newError(ErrLock, "lock", path,
-				"waited", LockTimeout.String(),
-				"fix", "Another writer holds the records lock; retry shortly")
-		}
-		time.Sleep(lockPoll)
-	}
+	return &Lock{release: release}, nil
 }
 
 // Release drops the lock.
-func (l *Lock) Release() error { return l.f.Close() }
+func (l *Lock) Release() error {
+	l.release()
+	return nil
+}
