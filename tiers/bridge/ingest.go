@@ -95,24 +95,32 @@ type ingester struct {
 }
 
 func (h Home) ingest(dry bool) (Report, error) {
+	rep, _, err := h.ingestFiles(dry)
+	return rep, err
+}
+
+// ingestFiles ingests and answers the view files as it read them when it
+// read them and wrote none (nil otherwise): a caller under the same lock
+// need not read and parse them again.
+func (h Home) ingestFiles(dry bool) (Report, []*viewFile, error) {
 	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
 		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
 	in.report.DryRun = dry
 	keys, err := h.stateKeys()
 	if err != nil {
-		return in.report, err
+		return in.report, nil, err
 	}
 	if problems, ok := h.unchanged(keys); ok && !dry {
 		in.report.Problems = problems
-		return in.report, nil
+		return in.report, nil, nil
 	}
 	var problems []Problem
 	if in.recs, problems, err = h.loadRecords(); err != nil {
-		return in.report, err
+		return in.report, nil, err
 	}
 	in.report.Problems = append(in.report.Problems, problems...)
 	if in.files, problems, err = h.loadFiles(); err != nil {
-		return in.report, err
+		return in.report, nil, err
 	}
 	in.report.Problems = append(in.report.Problems, problems...)
 	for _, p := range problems {
@@ -123,10 +131,10 @@ func (h Home) ingest(dry bool) (Report, error) {
 		err = ferr
 	}
 	if err != nil {
-		return in.report, err
+		return in.report, nil, err
 	}
 	if err := in.writeFiles(); err != nil {
-		return in.report, err
+		return in.report, nil, err
 	}
 	err = in.nameFiles()
 	if ferr := in.flush(); err == nil {
@@ -139,7 +147,10 @@ func (h Home) ingest(dry bool) (Report, error) {
 		// step.
 		h.saveStamp(keys, in.report.Problems)
 	}
-	return in.report, err
+	if err != nil || len(in.splices) != 0 {
+		return in.report, nil, err
+	}
+	return in.report, in.files, nil
 }
 
 // flush makes the records written so far durable and indexed: before the

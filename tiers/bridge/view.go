@@ -13,12 +13,19 @@ import (
 // into its entry (Render), both under the write's lock.
 func (h Home) View() records.View { return &view{h: h} }
 
-type view struct{ h Home }
+type view struct {
+	h Home
+	// files are the view files as Sync read them, for the Render that
+	// follows under the same lock (nil: read them). A file changed in
+	// between is refused by the write, as it would be after a fresh read.
+	files []*viewFile
+}
 
 // Sync ingests hand edits. What it changes and the entries it leaves
 // alone are notes on stderr: the write itself goes on.
 func (v *view) Sync() error {
-	rep, err := v.h.ingest(false)
+	rep, files, err := v.h.ingestFiles(false)
+	v.files = files
 	for _, c := range rep.Changes {
 		v.h.warn("[INGEST] " + c.String())
 	}
@@ -37,7 +44,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	if s == nil {
 		return "", nil
 	}
-	files, _, err := v.h.loadFiles()
+	files, err := v.takeFiles()
 	if err != nil {
 		return "", err
 	}
@@ -81,6 +88,16 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 		return "", err
 	}
 	return "memory/" + home, nil
+}
+
+// takeFiles answers the files Sync read, once, else reads them.
+func (v *view) takeFiles() ([]*viewFile, error) {
+	if files := v.files; files != nil {
+		v.files = nil
+		return files, nil
+	}
+	files, _, err := v.h.loadFiles()
+	return files, err
 }
 
 // apply plans one splice of f, proves it and writes the file; backup
