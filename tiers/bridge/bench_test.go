@@ -9,7 +9,7 @@ import (
 )
 
 // benchHome is a home whose decisions.md holds n ingested decisions.
-func benchHome(b *testing.B, n int) Home {
+func benchHome(b testing.TB, n int) Home {
 	var s strings.Builder
 	s.WriteString("# Decisions Log\n")
 	for i := 0; i < n; i++ {
@@ -62,5 +62,25 @@ func BenchmarkIngest1000Edit(b *testing.B) {
 		if rep := mustIngest(b, h); len(rep.Changes) != 1 {
 			b.Fatal(rep.Changes)
 		}
+	}
+}
+
+// BenchmarkWriteRender1000: a records write update of one of 1,000
+// decisions through the view: the ingest before it, the record, the entry.
+func BenchmarkWriteRender1000(b *testing.B) {
+	h := benchHome(b, 1000)
+	target := h.recordPath("decision", "decision-number-500")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		data := readFile(b, target)
+		d, err := decodeObject([]byte(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		d["content"].(map[string]any)["context"] = fmt.Sprintf("rendered %d", i)
+		d["changes"] = append(d["changes"].([]any), map[string]any{"date": "2026-03-15T10:30:00Z", "summary": "edited"})
+		b.StartTimer()
+		h.write(b, records.WriteOptions{Action: "update", Target: target, Doc: d, Hash: records.Hash([]byte(data))})
 	}
 }

@@ -56,6 +56,26 @@ func FuzzSplice(f *testing.F) {
 			}
 			sp.render(e, r)
 		}
+		// The in-place proof of one entry's rendering never passes what
+		// the proof over the whole file refuses.
+		for i, e := range entries {
+			if e.problem != "" || e.id == "" || used[e.id] && i > 0 && entries[i-1].id == e.id {
+				continue
+			}
+			one := newSplice(file, src)
+			one.parsed = entries
+			r := recordOf(t, e, e.id)
+			r.Title += " retitled #"
+			r.Content = map[string]any{}
+			one.render(e, r)
+			sortEdits(one.edits)
+			out := applyEdits(src, one.edits)
+			if one.provenInPlace(out) {
+				if err := one.proveAll(out); err != nil {
+					t.Fatalf("proven in place, refused whole: %v\n%q", err, out)
+				}
+			}
+		}
 		out, err := sp.result()
 		if err != nil {
 			return // refused: nothing would be written

@@ -95,24 +95,45 @@ type ingester struct {
 }
 
 func (h Home) ingest(dry bool) (Report, error) {
-	rep, _, err := h.ingestFiles(dry)
+	rep, _, err := h.ingestFiles(dry, false)
 	return rep, err
 }
 
-// ingestFiles ingests and answers the view files as it read them when it
-// read them and wrote none (nil otherwise): a caller under the same lock
-// need not read and parse them again.
-func (h Home) ingestFiles(dry bool) (Report, []*viewFile, error) {
+// inStep is what an ingest that found the reference tier and the records
+// in step saw: the state keys it took before reading, the record files
+// listed before that, and the view files as read (nil when it did not
+// read them). A records write under the same lock renders from files and
+// stamps its own result (see view.Settled).
+type inStep struct {
+	keys     []string
+	problems []Problem
+	names    map[string]bool // absolute paths of the bridged record files
+	files    []*viewFile
+}
+
+// ingestFiles ingests and, when step is asked for, answers what it saw
+// when it found everything in step and wrote nothing (nil otherwise).
+func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
 		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
 	in.report.DryRun = dry
+	var names map[string]bool
+	var err error
+	if step {
+		if names, err = h.recordNames(); err != nil {
+			return in.report, nil, err
+		}
+	}
 	keys, err := h.stateKeys()
 	if err != nil {
 		return in.report, nil, err
 	}
 	if problems, ok := h.unchanged(keys); ok && !dry {
 		in.report.Problems = problems
-		return in.report, nil, nil
+		if !step {
+			return in.report, nil, nil
+		}
+		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
 	}
 	var problems []Problem
 	if in.recs, problems, err = h.loadRecords(); err != nil {
@@ -146,11 +167,12 @@ func (h Home) ingestFiles(dry bool) (Report, []*viewFile, error) {
 		// One that wrote leaves the stamp to the next, which finds all in
 		// step.
 		h.saveStamp(keys, in.report.Problems)
+		if !step {
+			return in.report, nil, nil
+		}
+		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files}, nil
 	}
-	if err != nil || len(in.splices) != 0 {
-		return in.report, nil, err
-	}
-	return in.report, in.files, nil
+	return in.report, nil, err
 }
 
 // flush makes the records written so far durable and indexed: before the

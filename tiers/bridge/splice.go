@@ -131,8 +131,19 @@ func (sp *splice) result() ([]byte, error) {
 		}
 	}
 	out := applyEdits(sp.src, sp.edits)
-	fail := func(format string, args ...any) ([]byte, error) {
-		return nil, fmt.Errorf("%s: %s; nothing changed", sp.rel, fmt.Sprintf(format, args...))
+	if sp.provenInPlace(out) {
+		return out, nil
+	}
+	if err := sp.proveAll(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// proveAll proves out by parsing all of it.
+func (sp *splice) proveAll(out []byte) error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s; nothing changed", sp.rel, fmt.Sprintf(format, args...))
 	}
 	var kept []string
 	before := sp.parsed
@@ -173,5 +184,63 @@ func (sp *splice) result() ([]byte, error) {
 			return fail("entry for %s would not read back", id)
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// spliceEnd is the heading that closes the part of a file reparsed by
+// provenInPlace.
+const spliceEnd = "### zylos-memory splice end"
+
+// provenInPlace proves a splice that rewrites one entry in place without
+// reparsing the whole file. The bytes before the entry are unchanged and
+// its first line is still an ATX heading at column 0, so the parser is in
+// the same state where it starts; the bytes after it are unchanged and
+// start with a heading line (or the end of the file), which a heading
+// line right after the rewritten entry proves is still read as one (no
+// fence or HTML block left open swallows it). So the rewritten entry,
+// parsed alone under its section, reads as the whole file would read it,
+// and every other entry reads as before. It answers false when the
+// splice is not of that shape or the proof fails: the caller then parses
+// the whole file.
+func (sp *splice) provenInPlace(out []byte) bool {
+	if sp.parsed == nil || len(sp.touched) != 1 || len(sp.gone) != 0 || len(sp.show) != 1 {
+		return false
+	}
+	var e *entry
+	for i := range sp.parsed {
+		if sp.touched[sp.parsed[i].start] {
+			e = &sp.parsed[i]
+		}
+	}
+	var id string
+	var want projection
+	for id, want = range sp.show {
+	}
+	if e == nil || (e.id != "" && e.id != id) {
+		return false
+	}
+	delta := 0
+	for _, ed := range sp.edits {
+		if ed.start < e.start || ed.end > e.end {
+			return false
+		}
+		delta += len(ed.text) - (ed.end - ed.start)
+	}
+	end := e.end + delta
+	var b bytes.Buffer
+	if e.Section != "" {
+		b.WriteString("## " + e.Section + "\n\n")
+	}
+	at := b.Len()
+	b.Write(out[e.start:end])
+	if end > e.start && out[end-1] != '\n' {
+		b.WriteString("\n")
+	}
+	closing := b.Len()
+	b.WriteString(spliceEnd + "\n")
+	es := parseEntries(sp.rel, b.Bytes())
+	if len(es) != 2 || es[0].start != at || es[1].start != closing || es[1].Title != spliceEnd[len("### "):] {
+		return false
+	}
+	return es[0].id == id && es[0].problem == "" && es[0].spec.entryProjection(es[0].Entry) == want
 }

@@ -94,3 +94,20 @@ func (h Home) saveStamp(keys []string, problems []Problem) {
 	}
 	atomicfile.WriteFileUnsynced(h.stampPath(), data, 0o644)
 }
+
+// recordNames lists the record files of the bridged categories (absolute
+// paths).
+func (h Home) recordNames() (map[string]bool, error) {
+	names := map[string]bool{}
+	for i := range specs {
+		dir := filepath.Join(h.root(), records.Folder(specs[i].category))
+		des, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", dir, err)
+		}
+		for _, de := range des {
+			names[filepath.Join(dir, de.Name())] = true
+		}
+	}
+	return names, nil
+}

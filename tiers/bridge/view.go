@@ -1,9 +1,13 @@
 package bridge
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -15,17 +19,23 @@ func (h Home) View() records.View { return &view{h: h} }
 
 type view struct {
 	h Home
-	// files are the view files as Sync read them, for the Render that
-	// follows under the same lock (nil: read them). A file changed in
-	// between is refused by the write, as it would be after a fresh read.
-	files []*viewFile
+	// step is what Sync found when everything was in step (nil when it
+	// changed something). Its files serve the Render that follows under
+	// the same lock (a file changed in between is refused by the write,
+	// as it would be after a fresh read); the rest serves Settled.
+	step *inStep
+	// wrote holds what Render wrote, by view file (relative to the
+	// memory dir), and stored the record files the write stores.
+	wrote  map[string][]byte
+	stored map[string]bool
+	gone   map[string]bool
 }
 
 // Sync ingests hand edits. What it changes and the entries it leaves
 // alone are notes on stderr: the write itself goes on.
 func (v *view) Sync() error {
-	rep, files, err := v.h.ingestFiles(false)
-	v.files = files
+	rep, step, err := v.h.ingestFiles(false, true)
+	v.step, v.wrote, v.stored, v.gone = step, map[string][]byte{}, map[string]bool{}, map[string]bool{}
 	for _, c := range rep.Changes {
 		v.h.warn("[INGEST] " + c.String())
 	}
@@ -43,6 +53,13 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	s := specOfCategory(r.Category)
 	if s == nil {
 		return "", nil
+	}
+	folder := filepath.Join(v.h.root(), records.Folder(s.category))
+	if v.stored != nil {
+		v.stored[filepath.Join(folder, r.ID+".json")] = true
+		if renamedFrom != "" {
+			v.gone[filepath.Join(folder, renamedFrom+".json")] = true
+		}
 	}
 	files, err := v.takeFiles()
 	if err != nil {
@@ -92,8 +109,9 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 
 // takeFiles answers the files Sync read, once, else reads them.
 func (v *view) takeFiles() ([]*viewFile, error) {
-	if files := v.files; files != nil {
-		v.files = nil
+	if v.step != nil && v.step.files != nil {
+		files := v.step.files
+		v.step.files = nil
 		return files, nil
 	}
 	files, _, err := v.h.loadFiles()
@@ -109,7 +127,74 @@ func (v *view) apply(f *viewFile, plan func(*splice), backup bool) error {
 	if err != nil {
 		return err
 	}
-	return v.h.writeFile(f, data, backup)
+	if err := v.h.writeFile(f, data, backup); err != nil {
+		return err
+	}
+	if v.wrote != nil {
+		v.wrote[f.rel] = data
+	}
+	return nil
+}
+
+// Settled runs when the write is stored and indexed, still under its
+// lock. When Sync found everything in step, the write's own changes are
+// all that changed since: then the ingest stamp is renewed, so the next
+// ingest (the one before the next records write) costs a few stats
+// instead of reading every record. It is renewed only when that can be
+// proven: every view file it did not write still has the key Sync saw,
+// every file it wrote still holds exactly what it wrote (read after the
+// keys were taken), and each record folder lists what it listed plus the
+// records this write stored. Anything else leaves the stamp to the next
+// full ingest.
+func (v *view) Settled() {
+	step := v.step
+	v.step = nil
+	if step == nil {
+		return
+	}
+	names, err := v.h.recordNames()
+	if err != nil {
+		return
+	}
+	keys, err := v.h.stateKeys()
+	if err != nil || len(keys) != len(step.keys) {
+		return
+	}
+	for abs := range step.names {
+		if !names[abs] && !v.gone[abs] {
+			return
+		}
+	}
+	for abs := range names {
+		if !step.names[abs] && !v.stored[abs] {
+			return
+		}
+	}
+	folders := map[string]bool{}
+	for i := range specs {
+		folders[filepath.Join(v.h.root(), records.Folder(specs[i].category))] = true
+	}
+	mem := v.h.Layout.MemoryDir() + string(filepath.Separator)
+	for i, key := range keys {
+		path, _, _ := strings.Cut(key, " ")
+		if old, _, _ := strings.Cut(step.keys[i], " "); old != path {
+			return
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, mem))
+		data, wrote := v.wrote[rel]
+		switch {
+		case folders[path] || path == v.h.Layout.ReferenceDir() || path == v.h.Layout.ArchiveDir():
+			// A folder's key changes with what is renamed into it; its
+			// files are checked one by one.
+		case wrote:
+			if now, err := regfile.ReadFile(path); err != nil || !bytes.Equal(now, data) {
+				return
+			}
+		case key != step.keys[i]:
+			return
+		}
+	}
+	v.h.saveStamp(keys, step.problems)
 }
 
 // archiveFile is archive/decisions-YYYY.md or archive/projects-YYYY.md,

@@ -55,6 +55,12 @@ type View interface {
 	Render(rec *Record, renamedFrom string) (string, error)
 }
 
+// Settler is a View told when a write is stored and indexed, still under
+// the write's lock.
+type Settler interface {
+	Settled()
+}
+
 // Actions lists the accepted --action values.
 var Actions = []string{"create", "update", "retire", "delete", "archive", "unarchive", "restore"}
 
@@ -115,6 +121,9 @@ func Write(o WriteOptions) (Answer, error) {
 	}
 	if err == nil {
 		removePending(o.Input)
+		if s, ok := o.View.(Settler); ok {
+			s.Settled()
+		}
 	}
 	return ans, err
 }
