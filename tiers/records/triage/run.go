@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -141,15 +142,9 @@ func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 	if !opts.Config.Enabled || (in.TranscriptPath == "" && in.LastAssistantMessage == "") {
 		return "", nil
 	}
-	var msgs []message
-	if in.TranscriptPath != "" {
-		path, err := confine(in.TranscriptPath, opts.Home)
-		if err != nil {
-			return "", err
-		}
-		if msgs, err = readTail(path, opts.Config.MaxMessages); err != nil {
-			return "", err
-		}
+	msgs, err := transcriptTail(in, opts)
+	if err != nil {
+		return "", err
 	}
 	msgs = withFinalReply(msgs, in.LastAssistantMessage)
 	lines, act := digest(msgs)
@@ -183,6 +178,24 @@ func Decide(ctx context.Context, in Input, opts Options) (string, error) {
 		return "", fmt.Errorf("write stop flag: %w", err)
 	}
 	return blockMessage(hits, act, files, parallelOf(opts.Config), opts.Command), nil
+}
+
+// transcriptTail reads the last messages of the session's transcript. A
+// transcript that does not exist yet is no error when the final reply
+// came with the input: Claude Code may write a short session's transcript
+// only after its Stop hooks ran, and the reply is then all there is.
+func transcriptTail(in Input, opts Options) ([]message, error) {
+	if in.TranscriptPath == "" {
+		return nil, nil
+	}
+	path, err := confine(in.TranscriptPath, opts.Home)
+	if errors.Is(err, fs.ErrNotExist) && in.LastAssistantMessage != "" {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readTail(path, opts.Config.MaxMessages)
 }
 
 // withFinalReply appends the final reply as an assistant message unless the

@@ -456,6 +456,15 @@ func TestFinalReplyTriaged(t *testing.T) {
 	if msg, _ := Decide(context.Background(), Input{SessionID: "b", LastAssistantMessage: reply}, opts); !strings.Contains(msg, "[DECISION]") {
 		t.Fatalf("reply without transcript not triaged: %q", msg)
 	}
+	// A transcript not written yet (a one-turn session, whose transcript
+	// Claude Code writes after the Stop hooks) leaves the reply alone.
+	unwritten := filepath.Join(dir, "not-yet.jsonl")
+	if msg, err := Decide(context.Background(), Input{SessionID: "c", TranscriptPath: unwritten, LastAssistantMessage: reply}, opts); err != nil || !strings.Contains(msg, "[DECISION]") {
+		t.Fatalf("reply with a transcript not written yet not triaged: %q %v", msg, err)
+	}
+	if _, err := Decide(context.Background(), Input{SessionID: "d", TranscriptPath: unwritten}, opts); err == nil {
+		t.Fatal("a missing transcript without a final reply is not reported")
+	}
 }
 
 func mustJSON(v any) json.RawMessage {
