@@ -135,14 +135,24 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		}
 		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
 	}
-	var problems []Problem
-	if in.recs, problems, err = h.loadRecords(); err != nil {
+	// The records and the view files are read side by side: neither
+	// depends on the other, and each is a good part of an ingest's time.
+	var recProblems, problems []Problem
+	var recErr error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		in.recs, recProblems, recErr = h.loadRecords()
+	}()
+	in.files, problems, err = h.loadFiles()
+	<-loaded
+	if recErr != nil {
+		return in.report, nil, recErr
+	}
+	if err != nil {
 		return in.report, nil, err
 	}
-	in.report.Problems = append(in.report.Problems, problems...)
-	if in.files, problems, err = h.loadFiles(); err != nil {
-		return in.report, nil, err
-	}
+	in.report.Problems = append(in.report.Problems, recProblems...)
 	in.report.Problems = append(in.report.Problems, problems...)
 	for _, p := range problems {
 		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
