@@ -233,3 +233,78 @@ func TestPluginRootKeepsNoView(t *testing.T) {
 		t.Fatalf("a plugin-root write changed decisions.md:\n%s", got)
 	}
 }
+
+// TestConsolidateEntriesThroughRecords: the --entries report judges the
+// reference tier as consolidate --apply's ingest would leave it and names
+// the record behind each candidate, changing nothing; --apply then
+// archives exactly those records.
+func TestConsolidateEntriesThroughRecords(t *testing.T) {
+	h := newMemHome(t)
+	template := h.read(decisionsMD)
+	// A record written while the home had no reference tier: the next
+	// ingest renders it.
+	os.RemoveAll(h.path("memory/reference"))
+	in := h.stage("old.json", `{"title":"Old record","tags":["t"],
+ "content":{"status":"superseded","date":"2025-10-01","context":"c","decision":"d","rationale":["r"]}}`)
+	h.must(h.run(nil, "records", "write", "--action", "create", "--category", "decision",
+		"--target", "memory/records/decisions/old-record.json", "--input", in), "create")
+	os.Mkdir(h.path("memory/reference"), 0o755)
+	h.write(decisionsMD, template+strings.Replace(handDecision, "active", "superseded", 1))
+
+	type candidate struct {
+		File, Title, Record, Ingest string
+		Line                        int
+	}
+	stale := func() []candidate {
+		t.Helper()
+		before := testutil.Tree(t, h.path("memory"))
+		res := h.must(h.run(nil, "consolidate", "--entries"), "consolidate --entries")
+		if after := testutil.Tree(t, h.path("memory")); after != before {
+			t.Fatalf("consolidate --entries changed files:\n%s", testutil.Diff(before, after))
+		}
+		var rep struct {
+			Entries struct{ StaleDecisions []candidate } `json:"entries"`
+		}
+		if err := json.Unmarshal([]byte(res.Stdout), &rep); err != nil {
+			t.Fatalf("report: %v\n%s", err, res.Stdout)
+		}
+		return rep.Entries.StaleDecisions
+	}
+	want := []candidate{
+		{File: "reference/decisions.md", Line: 9, Title: "Use SQLite for C4", Record: sqliteRec, Ingest: "created"},
+		{File: "reference/decisions.md", Line: 0, Title: "Old record", Record: "memory/records/decisions/old-record.json", Ingest: "rendered"},
+	}
+	if got := stale(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("before ingest:\n got %v\nwant %v", got, want)
+	}
+
+	// Once ingested, each candidate is its record, in step.
+	h.must(h.run(nil, "records", "ingest"), "ingest")
+	want = []candidate{
+		{File: "reference/decisions.md", Line: 9, Title: "Use SQLite for C4", Record: sqliteRec},
+		{File: "reference/decisions.md", Line: 15, Title: "Old record", Record: "memory/records/decisions/old-record.json"},
+	}
+	if got := stale(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after ingest:\n got %v\nwant %v", got, want)
+	}
+
+	// A hand edit not ingested yet is named as the update --apply makes
+	// first; an entry whose Status is no longer stale drops out.
+	md := h.read(decisionsMD)
+	md = strings.Replace(md, "one writer, many readers", "one writer", 1)
+	md = strings.Replace(md, "- **Status:** superseded\n", "- **Status:** active\n", 2)
+	h.write(decisionsMD, strings.Replace(md, "- **Status:** active\n", "- **Status:** superseded\n", 1))
+	want = []candidate{{File: "reference/decisions.md", Line: 9, Title: "Use SQLite for C4", Record: sqliteRec, Ingest: "updated"}}
+	if got := stale(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after a hand edit:\n got %v\nwant %v\n%s", got, want, h.read(decisionsMD))
+	}
+
+	// --apply archives what the report named, record and entry.
+	res := h.must(h.run(nil, "consolidate", "--apply"), "consolidate --apply")
+	if !strings.Contains(res.Stdout, "record archived "+sqliteRec) || strings.Contains(res.Stdout, "record archived memory/records/decisions/old-record") {
+		t.Fatalf("consolidate --apply: %s", resultText(res))
+	}
+	if got := stale(); len(got) != 0 {
+		t.Fatalf("after apply: %v", got)
+	}
+}

@@ -30,6 +30,16 @@ type EntryRef struct {
 	Date      string `json:"date"`
 	AgeDays   int    `json:"ageDays"`
 	ArchiveTo string `json:"archiveTo"`
+	Backing
+}
+
+// Backing names the record behind an entry of the reference tier, when
+// the home keeps its reference entries as records: the record's path
+// (memory/records/<folder>/<id>.json) and, when the next ingest would
+// change it first, how ("created" for an entry that has no record yet).
+type Backing struct {
+	Record string `json:"record,omitempty"`
+	Ingest string `json:"ingest,omitempty"`
 }
 
 // PreferenceConflict is one preference name recorded with different values.
@@ -44,6 +54,7 @@ type PreferenceValue struct {
 	Line  int    `json:"line"`
 	Value string `json:"value"`
 	Added string `json:"added,omitempty"`
+	Backing
 }
 
 // Malformed is an entry that does not follow its format.
@@ -58,6 +69,13 @@ type Malformed struct {
 // EntryFindings scans the tier files and reports on their entries as of now,
 // dates taken in the layout's timezone.
 func (l Layout) EntryFindings(now time.Time) (EntryFindings, error) {
+	return l.EntryFindingsWith(now, nil)
+}
+
+// EntryFindingsWith is EntryFindings over the tier files' entries and
+// extra ones that are in no file yet (the entries an ingest would render
+// from records), reported after them.
+func (l Layout) EntryFindingsWith(now time.Time, extra []Entry) (EntryFindings, error) {
 	today, err := l.today(now)
 	if err != nil {
 		return EntryFindings{}, err
@@ -66,7 +84,7 @@ func (l Layout) EntryFindings(now time.Time) (EntryFindings, error) {
 	if err != nil {
 		return EntryFindings{}, err
 	}
-	return FindEntries(entries, today), nil
+	return FindEntries(append(entries, extra...), today), nil
 }
 
 // today is now's calendar date in the layout's timezone, as midnight UTC so
@@ -152,7 +170,7 @@ func preferenceConflicts(entries []Entry) []PreferenceConflict {
 			names = append(names, key)
 			display[key] = e.Title
 		}
-		byName[key] = append(byName[key], PreferenceValue{e.File, e.Line, value, e.Fields["Added"]})
+		byName[key] = append(byName[key], PreferenceValue{File: e.File, Line: e.Line, Value: value, Added: e.Fields["Added"]})
 	}
 	out := []PreferenceConflict{}
 	for _, key := range names {

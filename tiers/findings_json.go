@@ -15,10 +15,10 @@ func (f EntryFindings) JSON() JSObject {
 func entryRefsJSON(refs []EntryRef) JSArray {
 	out := JSArray{}
 	for _, r := range refs {
-		out = append(out, JSObject{
+		out = append(out, r.Backing.appendTo(JSObject{
 			{"file", r.File}, {"line", r.Line}, {"title", r.Title}, {"status", r.Status},
 			{"date", r.Date}, {"ageDays", r.AgeDays}, {"archiveTo", r.ArchiveTo},
-		})
+		}))
 	}
 	return out
 }
@@ -32,7 +32,7 @@ func conflictsJSON(conflicts []PreferenceConflict) JSArray {
 			if v.Added != "" {
 				value = append(value, JSField{"added", v.Added})
 			}
-			values = append(values, value)
+			values = append(values, v.Backing.appendTo(value))
 		}
 		out = append(out, JSObject{{"name", c.Name}, {"values", values}})
 	}
@@ -48,4 +48,15 @@ func malformedJSON(list []Malformed) JSArray {
 		})
 	}
 	return out
+}
+
+// appendTo adds the record fields that are set to an entry's object.
+func (b Backing) appendTo(o JSObject) JSObject {
+	if b.Record != "" {
+		o = append(o, JSField{"record", b.Record})
+	}
+	if b.Ingest != "" {
+		o = append(o, JSField{"ingest", b.Ingest})
+	}
+	return o
 }

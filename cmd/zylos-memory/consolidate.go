@@ -21,7 +21,7 @@ func init() {
 		Name:  "consolidate",
 		Usage: "print the consolidation report as JSON (consolidate.js)",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "entries", Usage: "add the entry findings (old decisions and projects, conflicting preferences, malformed entries) as \"entries\""},
+			&cli.BoolFlag{Name: "entries", Usage: "add the entry findings (old decisions and projects, conflicting preferences, malformed entries), each with the record behind it, as \"entries\""},
 			&cli.BoolFlag{Name: "apply", Usage: "archive old sessions, decisions and completed projects; print what was moved"},
 		},
 		Action: func(c *cli.Context) error {
@@ -57,7 +57,7 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		return err
 	}
 	if opts.entries {
-		findings, err := e.layout.EntryFindings(now)
+		findings, err := bridge.Findings(e.home(), now)
 		if err != nil {
 			return err
 		}

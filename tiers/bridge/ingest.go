@@ -61,17 +61,27 @@ func (c Change) String() string {
 // archives it. Records that never had an entry are rendered into their
 // file. Malformed entries and duplicate ids are reported and left alone.
 func Ingest(h Home, dryRun bool) (Report, error) {
-	if dryRun {
+	release, err := h.lock(dryRun)
+	if err != nil {
+		return Report{}, err
+	}
+	defer release()
+	return h.ingest(dryRun)
+}
+
+// lock takes the records root's lock for an ingest; a dry run of a home
+// with no records root yet has nothing to lock (and creates nothing).
+func (h Home) lock(dry bool) (release func(), err error) {
+	if dry {
 		if _, err := os.Stat(h.root()); errors.Is(err, fs.ErrNotExist) {
-			return h.ingest(true)
+			return func() {}, nil
 		}
 	}
 	lock, err := records.AcquireWriteLock(h.root(), h.warn)
 	if err != nil {
-		return Report{}, err
+		return nil, err
 	}
-	defer lock.Release()
-	return h.ingest(dryRun)
+	return func() { lock.Release() }, nil
 }
 
 // ingester carries one ingest's state.
@@ -114,9 +124,7 @@ type inStep struct {
 // ingestFiles ingests and, when step is asked for, answers what it saw
 // when it found everything in step and wrote nothing (nil otherwise).
 func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
-	in := &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
-		taken: map[string]bool{}, splices: map[*viewFile]*splice{}}
-	in.report.DryRun = dry
+	in := h.newIngester(dry)
 	var names map[string]bool
 	var err error
 	if step {
@@ -135,27 +143,8 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		}
 		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
 	}
-	// The records and the view files are read side by side: neither
-	// depends on the other, and each is a good part of an ingest's time.
-	var recProblems, problems []Problem
-	var recErr error
-	loaded := make(chan struct{})
-	go func() {
-		defer close(loaded)
-		in.recs, recProblems, recErr = h.loadRecords()
-	}()
-	in.files, problems, err = h.loadFiles()
-	<-loaded
-	if recErr != nil {
-		return in.report, nil, recErr
-	}
-	if err != nil {
+	if err := in.load(); err != nil {
 		return in.report, nil, err
-	}
-	in.report.Problems = append(in.report.Problems, recProblems...)
-	in.report.Problems = append(in.report.Problems, problems...)
-	for _, p := range problems {
-		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
 	}
 	err = in.run()
 	if ferr := in.flush(); err == nil {
@@ -183,6 +172,37 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files}, nil
 	}
 	return in.report, nil, err
+}
+
+func (h Home) newIngester(dry bool) *ingester {
+	return &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
+		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, report: Report{DryRun: dry}}
+}
+
+// load reads the records and the view files side by side: neither
+// depends on the other, and each is a good part of an ingest's time.
+func (in *ingester) load() error {
+	var recProblems, problems []Problem
+	var recErr, err error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		in.recs, recProblems, recErr = in.loadRecords()
+	}()
+	in.files, problems, err = in.loadFiles()
+	<-loaded
+	if recErr != nil {
+		return recErr
+	}
+	if err != nil {
+		return err
+	}
+	in.report.Problems = append(in.report.Problems, recProblems...)
+	in.report.Problems = append(in.report.Problems, problems...)
+	for _, p := range problems {
+		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
+	}
+	return nil
 }
 
 // flush makes the records written so far durable and indexed: before the
