@@ -46,9 +46,9 @@ type Hit struct {
 	Tags     []string `json:"tags,omitempty"`
 	Excerpt  string   `json:"excerpt"`
 	Score    float64  `json:"score"`
-	// body is the document's text, until the excerpt is cut from it:
-	// only the hits kept get one.
-	body string
+	// id is the document's: only the hits kept have their text read, for
+	// the excerpt.
+	id int64
 }
 
 // Field weights of BM25: a word in a title or a tag says more about what a
@@ -117,9 +117,49 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	for i := range hits {
 		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
-		hits[i].Excerpt, hits[i].body = excerpt(hits[i].body, ts), ""
+	}
+	if err := ix.excerpts(ctx, hits, ts); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	return hits, nil
+}
+
+// excerpts cuts each hit's excerpt from its document's text around the
+// words ts, reading the texts a few hundred at a time (a statement takes
+// a bounded number of arguments).
+func (ix *Index) excerpts(ctx context.Context, hits []Hit, ts []string) error {
+	const batch = 500
+	for len(hits) > 0 {
+		n := min(len(hits), batch)
+		if err := ix.excerptBatch(ctx, hits[:n], ts); err != nil {
+			return err
+		}
+		hits = hits[n:]
+	}
+	return nil
+}
+
+func (ix *Index) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
+	at := make(map[int64]int, len(hits))
+	ids := make([]any, len(hits))
+	for i, h := range hits {
+		at[h.id] = i
+		ids[i] = h.id
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return err
+		}
+		hits[at[id]].Excerpt = excerpt(body, ts)
+	}
+	return rows.Err()
 }
 
 // commonDocs is the document count above which a word is common: ranking
@@ -170,7 +210,7 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits
 	where, args := q.filters()
 	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
 		WHERE fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?)
-		SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, top.r
+		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
 		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
 	args = append([]any{match, from, top}, args...)
 	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
@@ -181,7 +221,7 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits
 	for rows.Next() {
 		var h Hit
 		var path, tags string
-		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.body, &h.Score); err != nil {
+		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score); err != nil {
 			return nil, err
 		}
 		h.Score = -h.Score
@@ -230,7 +270,7 @@ func (q Query) filters() (string, []any) {
 	var b strings.Builder
 	var args []any
 	if len(q.Tiers) > 0 {
-		b.WriteString(" AND d.tier IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Tiers)), ", ") + ")")
+		b.WriteString(" AND d.tier IN (" + placeholders(len(q.Tiers)) + ")")
 		for _, t := range q.Tiers {
 			args = append(args, t)
 		}
@@ -250,9 +290,12 @@ func (q Query) filters() (string, []any) {
 	if q.IncludeArchived {
 		statuses = append(statuses, statusArchived)
 	}
-	b.WriteString(" AND d.status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ") + ")")
+	b.WriteString(" AND d.status IN (" + placeholders(len(statuses)) + ")")
 	return b.String(), append(args, statuses...)
 }
+
+// placeholders is a list of n SQL parameters: "?, ?, ?".
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
 
 // recency is 1 for a document of now's day, halving every
 // recencyHalfLife days; 0 undated.

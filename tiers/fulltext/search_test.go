@@ -123,3 +123,16 @@ func TestMaxRankedBoundsOnlyCommonWords(t *testing.T) {
 		t.Errorf("rare word: %v", got)
 	}
 }
+
+func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
+	ix := openTest(t, logHome(t, 1200))
+	hits := search(t, ix, Query{Text: "kafka"})
+	if len(hits) != 1200 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits {
+		if !strings.Contains(h.Excerpt, "kafka consumer") {
+			t.Fatalf("%s: excerpt %q", h.Cite, h.Excerpt)
+		}
+	}
+}
