@@ -81,7 +81,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	set := records.DefaultConfig()
-	limit, budget := set.MaxInject, DefaultExcerptBudget
+	limit, budget, attrs := set.MaxInject, DefaultExcerptBudget, ""
 	if isDir(opts.Root) {
 		s := retrievalSettings(opts.Root)
 		if s.warning != "" && opts.Warn != nil {
@@ -90,7 +90,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		if !s.enabled || s.maxInject == 0 {
 			return "", nil
 		}
-		limit, budget = s.maxInject, s.excerptBudget
+		limit, budget, attrs = s.maxInject, s.excerptBudget, s.descriptions
 	}
 	if _, err := fulltext.Terms(opts.Prompt); err != nil {
 		return "", nil
@@ -123,10 +123,6 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	}
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
-	}
-	attrs := ""
-	if isDir(opts.Root) {
-		attrs = descriptionsAttr(opts.Root)
 	}
 	return formatContext(opts.Root, attrs, memories, excerpts, budget), nil
 }
