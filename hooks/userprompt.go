@@ -13,17 +13,31 @@ import (
 // answers with one context: the C4 sync trigger when
 // conversations have piled up past the threshold and the session has not
 // been told yet (see promptTrigger), then the memories
-// related to the prompt. Each part fails open on its own.
+// related to the prompt. Each part fails open on its own. The trigger
+// and the memories are looked up side by side: they read different
+// files, and the prompt waits for both.
 func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
 	if err := capture(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt); err != nil {
 		notes = append(notes, "capture prompt: "+err.Error())
 	}
-	trigger, err := promptTrigger(ctx, env, in.SessionID)
-	if err != nil {
-		notes = append(notes, "c4 threshold check: "+err.Error())
-	}
+	var trigger string
+	var triggerErr error
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		defer func() {
+			if r := recover(); r != nil { // a hook fails open, even here
+				triggerErr = fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		trigger, triggerErr = promptTrigger(ctx, env, in.SessionID)
+	}()
 	memories, warnings, err := retrieve(ctx, env, in)
+	<-checked
+	if triggerErr != nil {
+		notes = append(notes, "c4 threshold check: "+triggerErr.Error())
+	}
 	if err != nil {
 		notes = append(notes, "retrieve: "+err.Error())
 	}

@@ -115,7 +115,7 @@ func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
 	if err := sqliteuri.CheckFiles(path); err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	db, err := sql.Open("sqlite3", dsn(path, busy))
+	db, err := sql.Open(driverName, dsn(path, busy))
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +130,26 @@ func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
 		return nil, fmt.Errorf("%w: %v", ErrLocked, err)
 	}
 	return nil, errStale
+}
+
+// driverName is the SQLite driver of the index: every connection keeps
+// the -wal and -shm files when it closes (SQLITE_FCNTL_PERSIST_WAL). A
+// prompt opens the index in a process of its own; without this, each
+// would create both files and the last to close would delete them again,
+// and that file churn cost more than the search itself.
+const driverName = "sqlite3_fulltext"
+
+// walSizeLimit bounds the -wal file kept between updates.
+const walSizeLimit = 4 << 20
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		if err := c.SetFileControlInt("main", sqlite3.SQLITE_FCNTL_PERSIST_WAL, 1); err != nil {
+			return err
+		}
+		_, err := c.Exec(fmt.Sprintf("PRAGMA journal_size_limit = %d", walSizeLimit), nil)
+		return err
+	}})
 }
 
 // dsn opens path read-write, in WAL mode, every transaction immediate so

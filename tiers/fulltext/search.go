@@ -2,6 +2,8 @@ package fulltext
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -20,6 +22,13 @@ type Query struct {
 	// IncludeArchived adds archived records.
 	IncludeRetired, IncludeArchived bool
 	Limit                           int
+	// MaxRanked bounds how many documents BM25 scores when every word of
+	// the query is common (see affordable), 0 for no bound: only the
+	// MaxRanked most recently indexed documents that match are ranked.
+	// Scoring costs about a microsecond a document, so a prompt of words
+	// found in thousands of lines would otherwise spend milliseconds where
+	// a hook has none to spare.
+	MaxRanked int
 	// Now dates the recency tie-break.
 	Now time.Time
 }
@@ -37,6 +46,9 @@ type Hit struct {
 	Tags     []string `json:"tags,omitempty"`
 	Excerpt  string   `json:"excerpt"`
 	Score    float64  `json:"score"`
+	// id is the document's: only the hits kept have their text read, for
+	// the excerpt.
+	id int64
 }
 
 // Field weights of BM25: a word in a title or a tag says more about what a
@@ -68,6 +80,12 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	if !allCommon {
+		q.MaxRanked = 0
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = math.MaxInt32
@@ -76,15 +94,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	// The best documents are ranked on the full-text index alone, then
 	// filtered; only when the filters leave too few is everything ranked.
 	var hits []Hit
-	if allCommon {
+	if allCommon && len(ts) > 1 {
 		// Ranking every document of several common words is what costs;
-		// those holding all of them are few, and usually enough.
-		hits, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), ts, want*topFactor)
+		// those holding all of them are fewer, and usually enough.
+		hits, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), want*topFactor)
 	}
-	if err == nil && (!allCommon || len(hits) < limit) {
-		hits, err = ix.rank(ctx, q, matchExpr(ts), ts, want*topFactor)
+	if err == nil && (!allCommon || len(ts) == 1 || len(hits) < limit) {
+		hits, err = ix.rank(ctx, q, matchExpr(ts), want*topFactor)
 		if err == nil && len(hits) < want && ix.beyond(ctx, matchExpr(ts), want*topFactor) {
-			hits, err = ix.rank(ctx, q, matchExpr(ts), ts, math.MaxInt32)
+			hits, err = ix.rank(ctx, q, matchExpr(ts), math.MaxInt32)
 		}
 	}
 	if err != nil {
@@ -100,28 +118,61 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	for i := range hits {
 		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
 	}
+	if err := ix.excerpts(ctx, hits, ts); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
 	return hits, nil
 }
 
-// commonDocs is the document count above which a word is common: ranking
-// reads every document of every word searched, so a word in a hundred
-// thousand documents alone costs tens of milliseconds, and tells BM25
-// little (its weight falls with the count).
-const commonDocs = 5000
+// excerpts cuts each hit's excerpt from its document's text around the
+// words ts, reading the texts a few hundred at a time (a statement takes
+// a bounded number of arguments).
+func (ix *Index) excerpts(ctx context.Context, hits []Hit, ts []string) error {
+	const batch = 500
+	for len(hits) > 0 {
+		n := min(len(hits), batch)
+		if err := ix.excerptBatch(ctx, hits[:n], ts); err != nil {
+			return err
+		}
+		hits = hits[n:]
+	}
+	return nil
+}
 
-// affordable are the terms of a query worth ranking: all of them, but on
-// an index of more than commonDocs documents, the common words are left
-// out when the query has a rarer one. allCommon reports a query of
-// several words that are all common.
+func (ix *Index) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
+	at := make(map[int64]int, len(hits))
+	ids := make([]any, len(hits))
+	for i, h := range hits {
+		at[h.id] = i
+		ids[i] = h.id
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return err
+		}
+		hits[at[id]].Excerpt = excerpt(body, ts)
+	}
+	return rows.Err()
+}
+
+// commonDocs is the document count above which a word is common: ranking
+// reads every document of every word searched, about a microsecond each,
+// and a word in thousands of documents tells BM25 less than the rarer
+// words beside it (its weight falls with the count).
+const commonDocs = 2000
+
+// affordable are the words of a query worth ranking: those found in the
+// index, less the common ones when the query has a rarer one. allCommon
+// reports words that are all common.
 func (ix *Index) affordable(ctx context.Context, ts []string) (terms []string, allCommon bool, err error) {
-	if len(ts) < 2 {
-		return ts, false, nil
-	}
-	var docs int
-	if err := ix.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM docs`).Scan(&docs); err != nil || docs <= commonDocs {
-		return ts, false, err
-	}
-	var rare []string
+	var rare, frequent []string
 	for _, t := range ts {
 		var n int
 		// counting stops past commonDocs: a common word costs no more
@@ -130,14 +181,18 @@ func (ix *Index) affordable(ctx context.Context, ts []string) (terms []string, a
 		if err != nil {
 			return nil, false, err
 		}
-		if n <= commonDocs {
+		switch {
+		case n == 0: // not in the index: nothing to rank it by
+		case n <= commonDocs:
 			rare = append(rare, t)
+		default:
+			frequent = append(frequent, t)
 		}
 	}
-	if len(rare) == 0 {
-		return ts, true, nil
+	if len(rare) > 0 {
+		return rare, false, nil
 	}
-	return rare, false, nil
+	return frequent, len(frequent) > 0, nil
 }
 
 // topFactor is how many more documents than wanted are ranked before the
@@ -147,13 +202,17 @@ const topFactor = 4
 // rank returns the documents matching the FTS5 expression match among
 // the best top by BM25 that pass q's filters (ts are the words, for the
 // excerpts), with their relevance as Score.
-func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, top int) (hits []Hit, err error) {
+func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
+	from, err := ix.rankedFrom(ctx, match, q.MaxRanked)
+	if err != nil {
+		return nil, err
+	}
 	where, args := q.filters()
 	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
-		WHERE fts MATCH ? ORDER BY r LIMIT ?)
-		SELECT d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, top.r
+		WHERE fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?)
+		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
 		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
-	args = append([]any{match, top}, args...)
+	args = append([]any{match, from, top}, args...)
 	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
@@ -161,8 +220,8 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, t
 	defer rows.Close()
 	for rows.Next() {
 		var h Hit
-		var path, tags, body string
-		if err := rows.Scan(&path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &body, &h.Score); err != nil {
+		var path, tags string
+		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score); err != nil {
 			return nil, err
 		}
 		h.Score = -h.Score
@@ -171,13 +230,29 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, ts []string, t
 		if h.Tier == TierRecords {
 			h.Line = 0
 		}
-		h.Excerpt = excerpt(body, ts)
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return hits, nil
+}
+
+// rankedFrom is the lowest rowid worth ranking for match: that of the
+// max-th most recently indexed document matching it, or 0 when max is 0
+// or the match has no more than max documents. FTS5 walks rowids in
+// order without scoring, so finding it costs little.
+func (ix *Index) rankedFrom(ctx context.Context, match string, max int) (int64, error) {
+	if max <= 0 {
+		return 0, nil
+	}
+	var from int64
+	err := ix.db.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+		match, max-1).Scan(&from)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return from, err
 }
 
 // beyond reports whether match has more than top documents, so that
@@ -195,7 +270,7 @@ func (q Query) filters() (string, []any) {
 	var b strings.Builder
 	var args []any
 	if len(q.Tiers) > 0 {
-		b.WriteString(" AND d.tier IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Tiers)), ", ") + ")")
+		b.WriteString(" AND d.tier IN (" + placeholders(len(q.Tiers)) + ")")
 		for _, t := range q.Tiers {
 			args = append(args, t)
 		}
@@ -215,9 +290,12 @@ func (q Query) filters() (string, []any) {
 	if q.IncludeArchived {
 		statuses = append(statuses, statusArchived)
 	}
-	b.WriteString(" AND d.status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ") + ")")
+	b.WriteString(" AND d.status IN (" + placeholders(len(statuses)) + ")")
 	return b.String(), append(args, statuses...)
 }
+
+// placeholders is a list of n SQL parameters: "?, ?, ?".
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
 
 // recency is 1 for a document of now's day, halving every
 // recencyHalfLife days; 0 undated.

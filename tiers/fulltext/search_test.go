@@ -3,6 +3,8 @@ package fulltext
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +70,69 @@ func TestSearchQuerySyntaxIsText(t *testing.T) {
 	for _, q := range []string{"the and of", "* - : \"", "a b c"} {
 		if _, err := ix.Search(context.Background(), Query{Text: q}); !errors.Is(err, ErrNoTerms) {
 			t.Errorf("%q: %v, want ErrNoTerms", q, err)
+		}
+	}
+}
+
+// logHome is a home of one session log of n lines, each naming its number
+// and the kafka consumer.
+func logHome(t *testing.T, n int) Home {
+	t.Helper()
+	h := testHome(t)
+	var b strings.Builder
+	b.WriteString("# Session Log: 2026-11-20\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "**09:00** - item%d of the kafka consumer\n", i)
+	}
+	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-20.md"), b.String())
+	return h
+}
+
+func TestSearchIgnoresWordsNotIndexed(t *testing.T) {
+	// Past commonDocs documents, a word found nowhere once counted as the
+	// rare word of the query, and left nothing to search for.
+	ix := openTest(t, logHome(t, commonDocs+100))
+	for _, q := range []string{"kafka xylophone", "kafka consumer xylophone"} {
+		if hits := search(t, ix, Query{Text: q, Limit: 3}); len(hits) != 3 {
+			t.Errorf("%q: %v, want 3 hits", q, cites(hits))
+		}
+	}
+	if hits := search(t, ix, Query{Text: "xylophone marimba"}); len(hits) != 0 {
+		t.Errorf("absent words found %v", cites(hits))
+	}
+}
+
+func TestMaxRankedBoundsOnlyCommonWords(t *testing.T) {
+	ix := openTest(t, logHome(t, commonDocs+100))
+	// all words common: only the 10 most recently indexed matches are
+	// ranked (a log is indexed line by line, first to last)
+	hits := search(t, ix, Query{Text: "kafka consumer", MaxRanked: 10})
+	if len(hits) != 10 {
+		t.Fatalf("bounded: %d hits %v", len(hits), cites(hits))
+	}
+	for _, h := range hits {
+		if h.Line < 2+commonDocs+100-10+1 {
+			t.Errorf("bounded ranking reached %s", h.Cite)
+		}
+	}
+	if hits := search(t, ix, Query{Text: "kafka consumer"}); len(hits) != commonDocs+100 {
+		t.Errorf("unbounded: %d hits", len(hits))
+	}
+	// a rare word: the bound does not apply
+	if got := cites(search(t, ix, Query{Text: "kafka item3", MaxRanked: 10})); !slices.Equal(got, []string{"memory/sessions/2026-11-20.md:6"}) {
+		t.Errorf("rare word: %v", got)
+	}
+}
+
+func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
+	ix := openTest(t, logHome(t, 1200))
+	hits := search(t, ix, Query{Text: "kafka"})
+	if len(hits) != 1200 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits {
+		if !strings.Contains(h.Excerpt, "kafka consumer") {
+			t.Fatalf("%s: excerpt %q", h.Cite, h.Excerpt)
 		}
 	}
 }

@@ -20,10 +20,12 @@ type settings struct {
 	maxInject     int
 	excerptBudget int
 	warning       string // for stderr: a value that is no number
+	descriptions  string // see descriptionsAttr
 }
 
 // retrievalSettings are retrieval.enabled, retrieval.max_inject and
-// retrieval.excerpt_chars of the root's config. An unreadable config gives
+// retrieval.excerpt_chars of the root's config, and its category
+// descriptions. An unreadable config gives
 // the defaults, as in the plugin. max_inject is clamped to [0, 20], not
 // rejected; only a value that is no number at all gives the default and a
 // warning for stderr. excerpt_chars is clamped to [0, MaxContextBytes].
@@ -34,7 +36,7 @@ func retrievalSettings(root string) settings {
 	if err != nil {
 		return s
 	}
-	s.enabled, s.maxInject = cfg.RetrievalEnabled, cfg.MaxInject
+	s.enabled, s.maxInject, s.descriptions = cfg.RetrievalEnabled, cfg.MaxInject, descriptionsAttr(cfg)
 	ret, _ := cfg.Raw["retrieval"].(map[string]any)
 	if raw, ok := ret["max_inject"]; ok {
 		n, err := toInt(raw)
@@ -72,11 +74,7 @@ func toInt(v any) (int, error) {
 // <memory-context> tag, as the plugin writes it: each category's
 // categories.<c>.description from the config, "key=text" joined by "; "
 // in key order, or "" when no category has one.
-func descriptionsAttr(root string) string {
-	cfg, err := records.LoadConfig(root)
-	if err != nil {
-		return ""
-	}
+func descriptionsAttr(cfg *records.Config) string {
 	raw, _ := cfg.Raw["categories"].(map[string]any)
 	cats := map[string]any{}
 	for key, c := range raw {

@@ -81,7 +81,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	set := records.DefaultConfig()
-	limit, budget := set.MaxInject, DefaultExcerptBudget
+	limit, budget, attrs := set.MaxInject, DefaultExcerptBudget, ""
 	if isDir(opts.Root) {
 		s := retrievalSettings(opts.Root)
 		if s.warning != "" && opts.Warn != nil {
@@ -90,7 +90,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		if !s.enabled || s.maxInject == 0 {
 			return "", nil
 		}
-		limit, budget = s.maxInject, s.excerptBudget
+		limit, budget, attrs = s.maxInject, s.excerptBudget, s.descriptions
 	}
 	if _, err := fulltext.Terms(opts.Prompt); err != nil {
 		return "", nil
@@ -105,7 +105,8 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", ctx.Err()
 	}
 	defer ix.Close()
-	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now})
+	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now,
+		MaxRanked: MaxRanked})
 	if err != nil {
 		return "", ctx.Err()
 	}
@@ -123,10 +124,6 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
 	}
-	attrs := ""
-	if isDir(opts.Root) {
-		attrs = descriptionsAttr(opts.Root)
-	}
 	return formatContext(opts.Root, attrs, memories, excerpts, budget), nil
 }
 
@@ -134,6 +131,12 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 // excerpts one prompt may receive, unless retrieval.excerpt_chars says
 // otherwise.
 const DefaultExcerptBudget = 1500
+
+// MaxRanked bounds the documents retrieval ranks when a prompt's words
+// are all common (see fulltext.Query.MaxRanked): the most recent 500 of
+// words found in thousands of session lines cost about a millisecond to
+// rank, all of them several.
+const MaxRanked = 500
 
 // excerptCandidates is how many hits beyond max_inject are ranked so that
 // excerpts compete with records; maxExcerpts bounds the excerpts shown.
