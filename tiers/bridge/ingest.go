@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,12 +150,7 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		}
 		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
 	}
-	// Parsing a reference file of a thousand entries makes a tree of
-	// small objects that is dropped at once: at the default GOGC the
-	// collector would run several times over it, a fifth of the time of
-	// an ingest in a process. Ingests of a root are serialised by its
-	// lock, so no other ingest restores a different value meanwhile.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer lessGC()()
 	if err := in.load(); err != nil {
 		return in.report, nil, err
 	}
