@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
@@ -88,5 +90,118 @@ func checkEachOnce(t *testing.T, mem string) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(mem, "sessions", "2025-*.md")); len(left) > 0 {
 		t.Errorf("old sessions left after a completed run: %v", left)
+	}
+}
+
+// TestConsolidateApplyKilledAtPoints kills apply at named points: after it
+// wrote the archive file and before it rewrote the reference file, and
+// inside each of its atomic writes in turn. The next command, a records
+// ingest (which gives the entries over its create bound their ids, so that
+// the reference copy of an entry no longer reads like its archived copy)
+// or an edit of an archived entry's reference copy, must not make the
+// rerun archive the entry twice: every entry ends up once, in the right
+// file, with one id naming a record in the matching state.
+func TestConsolidateApplyKilledAtPoints(t *testing.T) {
+	points := []string{"consolidate-archived"}
+	for n := 1; n <= 8; n++ {
+		points = append(points, fmt.Sprintf("atomicfile-before-rename#%d", n))
+	}
+	edit := func(t *testing.T, home string) {
+		// The reference copy of Decision 000 (id given by the first
+		// ingest) changes after its archived copy was written.
+		p := filepath.Join(home, "memory", "reference", "decisions.md")
+		data, err := os.ReadFile(p)
+		must(t, err)
+		at := strings.Index(string(data), "] Decision 000\n")
+		if at < 0 {
+			t.Fatalf("Decision 000 left the reference file:\n%.300s", data)
+		}
+		edited := strings.Replace(string(data[at:]), "- **Decision:** x", "- **Decision:** x, revised", 1)
+		must(t, os.WriteFile(p, append(data[:at:at], edited...), 0o644))
+	}
+	for _, point := range points {
+		betweens := []string{"rerun", "ingest"}
+		if point == "consolidate-archived" {
+			// Elsewhere an edit meets no archived copy: before the archive
+			// is written, or after the reference file lost the entry.
+			betweens = append(betweens, "edit")
+		}
+		for _, between := range betweens {
+			t.Run(point+"/"+between, func(t *testing.T) {
+				home := crashHome(t)
+				run := testutil.Run{ZylosDir: home}
+				killed := testutil.Run{ZylosDir: home, Env: []string{crashpoint.Env + "=" + point}}.Exec(t, "consolidate", "--apply")
+				if killed.Code != -1 {
+					t.Fatalf("not killed at %s: %s", point, resultText(killed))
+				}
+				switch between {
+				case "ingest":
+					if res := run.Exec(t, "records", "ingest"); res.Code != 0 {
+						t.Fatalf("ingest after kill: %s", resultText(res))
+					}
+				case "edit":
+					edit(t, home)
+				}
+				if res := run.Exec(t, "consolidate", "--apply"); res.Code != 0 {
+					t.Fatalf("rerun after kill: %s", resultText(res))
+				}
+				checkEachOnce(t, filepath.Join(home, "memory"))
+				if res := run.Exec(t, "records", "ingest"); res.Code != 0 || !strings.HasPrefix(res.Stdout, "Nothing to ingest") {
+					t.Errorf("ingest after the rerun: %s", resultText(res))
+				}
+				checkRecordsMatchView(t, home)
+				if between == "edit" {
+					archive, _ := os.ReadFile(filepath.Join(home, "memory", "archive", "decisions-2025.md"))
+					if !strings.Contains(string(archive), "] Decision 000\n<!-- id: decision-000 -->\n- **Decision:** x, revised\n") {
+						t.Errorf("the edit of Decision 000 is not what the archive holds:\n%.400s", archive)
+					}
+				}
+			})
+		}
+	}
+}
+
+// checkRecordsMatchView holds that each id comment in the reference and
+// archive files appears once and names a record that is active when its
+// entry is in a reference file and archived when it is in an archive
+// file, and that every decision record has its entry.
+func checkRecordsMatchView(t *testing.T, home string) {
+	t.Helper()
+	mem := filepath.Join(home, "memory")
+	where := map[string]string{}
+	for _, dir := range []string{"reference", "archive"} {
+		files, _ := filepath.Glob(filepath.Join(mem, dir, "*.md"))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			for _, line := range strings.Split(string(data), "\n") {
+				id, ok := strings.CutPrefix(line, "<!-- id: ")
+				if !ok {
+					continue
+				}
+				id = strings.TrimSuffix(id, " -->")
+				if where[id] != "" {
+					t.Errorf("id %s in %s and in %s", id, where[id], f)
+				}
+				where[id] = dir
+			}
+		}
+	}
+	recs, _ := filepath.Glob(filepath.Join(mem, "records", "decisions", "*.json"))
+	for _, p := range recs {
+		id := strings.TrimSuffix(filepath.Base(p), ".json")
+		data, err := os.ReadFile(p)
+		must(t, err)
+		var rec struct {
+			Status string `json:"record_status"`
+		}
+		must(t, json.Unmarshal(data, &rec))
+		want := map[string]string{"reference": "active", "archive": "archived"}[where[id]]
+		if rec.Status != want {
+			t.Errorf("record %s is %q, its entry is in %q", id, rec.Status, where[id])
+		}
+		delete(where, id)
+	}
+	for id := range where {
+		t.Errorf("id %s names no record", id)
 	}
 }

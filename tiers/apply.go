@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/flock"
 )
 
@@ -110,6 +111,7 @@ func (a *applier) archiveEntries(rel string) error {
 			return err
 		}
 	}
+	crashpoint.At("consolidate-archived")
 	if err := a.rewrite(path, src, rest); err != nil {
 		return err
 	}

@@ -51,8 +51,8 @@ func ArchiveHeader(target string) string {
 
 // appendToArchive appends to target (relative to the memory dir) the
 // entries that belong there and are not there yet: an interrupted earlier
-// run may have archived them already. The file is written atomically and
-// read back; every entry must then be in it, whole.
+// run may have archived them already (see placeInArchive). The file is
+// written atomically and read back; every entry must then be in it, whole.
 func (a *applier) appendToArchive(target string, moving []Entry) error {
 	path := filepath.Join(a.l.MemoryDir(), target)
 	old, err := regfile.ReadFile(path)
@@ -60,21 +60,12 @@ func (a *applier) appendToArchive(target string, moving []Entry) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("archive entries: %w", err)
 	}
-	buf := append([]byte(nil), old...)
+	buf := old
 	if !existed {
 		buf = []byte(ArchiveHeader(target))
 	}
-	archived := entryTexts(target, buf)
-	added := 0
-	for _, e := range moving {
-		if ArchiveFileFor(e) != target || archived[e.Text] {
-			continue
-		}
-		buf = AppendBlock(buf, e.Text)
-		archived[e.Text] = true
-		added++
-	}
-	if added == 0 {
+	buf, changed := placeInArchive(target, buf, moving)
+	if !changed {
 		return nil
 	}
 	if err := checkArchived(target, buf, moving); err != nil {
@@ -89,6 +80,104 @@ func (a *applier) appendToArchive(target string, moving []Entry) error {
 		return fmt.Errorf("archive entries: %w", err)
 	}
 	return verifyArchived(path, target, moving)
+}
+
+// placeInArchive answers the archive content with every entry bound for
+// target in it, and whether that differs from src. An entry already there
+// is left as it is. A run killed after it wrote the archive and before it
+// rewrote the source file leaves each entry in both, and the source copy
+// may read differently by the next run: an ingest gave it its id comment
+// (ingest defers new records past a bound, so the first run archived it
+// without one), or a hand edited it. Its archived copy is recognised by
+// the entry's id comment, also when the copy lacks the comment but reads
+// the same otherwise, and is replaced in place by the entry as it reads
+// now: the entry is archived once and names its record, and the old bytes
+// are in the backup taken before the write. Any other entry is appended.
+func placeInArchive(target string, src []byte, moving []Entry) ([]byte, bool) {
+	have := ParseEntries(target, src)
+	copies := indexCopies(src, have)
+	texts := map[string]int{} // text -> its entry's index in have, -1 once placed
+	for i := len(have) - 1; i >= 0; i-- {
+		texts[have[i].Text] = i
+	}
+	replace := map[int]string{} // index in have -> the entry as it reads now
+	var appended []string
+	for _, e := range moving {
+		if ArchiveFileFor(e) != target {
+			continue
+		}
+		if i, ok := texts[e.Text]; ok {
+			// There as it reads now: no other entry may replace that copy.
+			if i >= 0 {
+				copies.taken[i] = true
+			}
+			continue
+		}
+		texts[e.Text] = -1
+		if i := copies.take(identity(e.Text)); i >= 0 {
+			replace[i] = e.Text
+			continue
+		}
+		appended = append(appended, e.Text)
+	}
+	if len(replace) == 0 && len(appended) == 0 {
+		return src, false
+	}
+	out := append([]byte(nil), src...)
+	for i := len(have) - 1; i >= 0; i-- {
+		if text, ok := replace[i]; ok {
+			start := have[i].start
+			out = append(out[:start:start], append([]byte(text), out[start+len(have[i].Text):]...)...)
+		}
+	}
+	for _, text := range appended {
+		out = AppendBlock(out, text)
+	}
+	return out, true
+}
+
+// archiveCopies indexes the entries of an archive file that may be an
+// earlier copy of an entry being archived, by index in file order.
+type archiveCopies struct {
+	byID   map[string][]int // the id its comment names
+	idless map[string][]int // the text of one without an id comment
+	taken  map[int]bool
+}
+
+// indexCopies indexes the well-formed entries of src that read back as
+// written, so that one can be replaced in place.
+func indexCopies(src []byte, have []Entry) *archiveCopies {
+	c := &archiveCopies{byID: map[string][]int{}, idless: map[string][]int{}, taken: map[int]bool{}}
+	for i, h := range have {
+		if h.Problem != "" || h.start+len(h.Text) > len(src) || string(src[h.start:h.start+len(h.Text)]) != h.Text {
+			continue
+		}
+		if id, _ := identity(h.Text); id != "" {
+			c.byID[id] = append(c.byID[id], i)
+		} else {
+			c.idless[h.Text] = append(c.idless[h.Text], i)
+		}
+	}
+	return c
+}
+
+// take answers the first copy not taken yet of the entry with this id
+// and this text without its id comment: one with the same id, else one
+// without an id and with the same text. An entry without an id has no
+// copy but its exact text; -1 when there is none.
+func (c *archiveCopies) take(id, rest string) int {
+	if id == "" {
+		return -1
+	}
+	for _, list := range [][]int{c.byID[id], c.idless[rest]} {
+		for _, i := range list {
+			if !c.taken[i] {
+				c.taken[i] = true
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // AppendBlock appends an entry's text, separated from what precedes it by

@@ -88,6 +88,55 @@ func TestApplyAfterCrash(t *testing.T) {
 	}
 }
 
+// TestApplyAfterCrashRecognisesID: after the same crash, the source copy
+// of an archived entry may read differently from its archived copy (an
+// ingest gave it its id comment, a hand edited it). The archived copy is
+// recognised by the id, or by the text where only one copy has an id, and
+// replaced by the entry as it reads now, the old bytes kept in a backup;
+// an entry with another id is a different entry and is appended, and so
+// is one without an id that reads unlike any archived entry.
+func TestApplyAfterCrashRecognisesID(t *testing.T) {
+	t.Setenv("TZ", "UTC")
+	l := Layout{ZylosDir: t.TempDir()}
+	entry := func(title, id, decision string) string {
+		s := "### [2025-11-01] " + title + "\n"
+		if id != "" {
+			s += IDComment(id) + "\n"
+		}
+		return s + "- **Decision:** " + decision + "\n- **Status:** archived\n\n"
+	}
+	archived := entry("Got its id", "", "x") + entry("Edited", "edited", "old") + entry("Other", "other-1", "x") +
+		"### [2025-10-01] Kept\n- **Decision:** k\n- **Status:** archived\n"
+	writeTree(t, l, map[string]string{
+		"reference/decisions.md": "# Decisions Log\n\n" + entry("Got its id", "got-its-id", "x") +
+			entry("Edited", "edited", "new") + entry("Other", "other-2", "x") + entry("Without an id", "", "y"),
+		"archive/decisions-2025.md": ArchiveHeader("archive/decisions-2025.md") + archived,
+	})
+	applyOnce(t, l)
+	got, _ := os.ReadFile(filepath.Join(l.ArchiveDir(), "decisions-2025.md"))
+	want := ArchiveHeader("archive/decisions-2025.md") + entry("Got its id", "got-its-id", "x") + entry("Edited", "edited", "new") +
+		entry("Other", "other-1", "x") + "### [2025-10-01] Kept\n- **Decision:** k\n- **Status:** archived\n\n" +
+		entry("Other", "other-2", "x") + strings.TrimRight(entry("Without an id", "", "y"), "\n") + "\n"
+	if string(got) != want {
+		t.Errorf("archive:\n%s\nwant:\n%s", got, want)
+	}
+	if src, _ := os.ReadFile(filepath.Join(l.ReferenceDir(), "decisions.md")); string(src) != "# Decisions Log\n\n" {
+		t.Errorf("source after apply: %q", src)
+	}
+	backups, _ := filepath.Glob(filepath.Join(l.StateDir(), "backups", "memory", "archive", "decisions-2025.md.*"))
+	var kept string
+	for _, b := range backups {
+		data, _ := os.ReadFile(b)
+		kept += string(data)
+	}
+	if !strings.Contains(kept, "- **Decision:** old\n") {
+		t.Errorf("the replaced archived copy is in no backup (%v)", backups)
+	}
+	if again := applyOnce(t, l); again != "Nothing to archive.\n" {
+		t.Errorf("second run: %q", again)
+	}
+}
+
 func TestApplySessionCollision(t *testing.T) {
 	t.Setenv("TZ", "UTC")
 	l := Layout{ZylosDir: t.TempDir()}

@@ -1,9 +1,6 @@
 package bridge
 
 import (
-	"bytes"
-	"strings"
-
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -17,19 +14,6 @@ type entry struct {
 	idLine     [2]int // byte range of the id comment's line; zero without one
 	start, end int
 	problem    string // why the bridge leaves it alone, "" when it does not
-}
-
-// idPrefix and idSuffix frame an entry's id comment: "<!-- id: slug -->".
-const (
-	idPrefix = "<!-- id: "
-	idSuffix = " -->"
-)
-
-func idComment(id string) string { return idPrefix + id + idSuffix }
-
-// isIDComment reports whether the trimmed line is an id comment.
-func isIDComment(line string) bool {
-	return len(line) >= len(idPrefix)+len(idSuffix) && strings.HasPrefix(line, idPrefix) && strings.HasSuffix(line, idSuffix)
 }
 
 // parseEntries reads the record-backed entries of one reference file
@@ -54,11 +38,11 @@ func parseEntries(name string, src []byte) []entry {
 // outside fenced code. Two id comments in one entry, or one that is not a
 // valid id, make the entry a problem: which record it is cannot be told.
 func (e *entry) findID(src []byte) {
-	plainLines(src, e.start, e.end, func(pos, next int, line string) bool {
-		if !isIDComment(line) {
+	tiers.PlainLines(src, e.start, e.end, func(pos, next int, line string) bool {
+		id, ok := tiers.ParseIDComment(line)
+		if !ok {
 			return true
 		}
-		id := strings.TrimSpace(line[len(idPrefix) : len(line)-len(idSuffix)])
 		switch {
 		case e.id != "":
 			e.problem = joinProblem(e.problem, "id comment given twice")
@@ -71,31 +55,10 @@ func (e *entry) findID(src []byte) {
 	})
 }
 
-// plainLines calls fn with each line of src[start:end] outside fenced
-// code: its start, the start of the next line, and its text trimmed of
-// spaces. fn answers false to stop.
-func plainLines(src []byte, start, end int, fn func(pos, next int, line string) bool) {
-	fence := ""
-	for pos := start; pos < end; {
-		next := end
-		if i := bytes.IndexByte(src[pos:end], '\n'); i >= 0 {
-			next = pos + i + 1
-		}
-		line := strings.TrimSpace(string(src[pos:next]))
-		switch {
-		case fence != "":
-			if strings.HasPrefix(line, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"):
-			fence = line[:3]
-		default:
-			if !fn(pos, next, line) {
-				return
-			}
-		}
-		pos = next
-	}
+// isIDComment reports whether the trimmed line is an id comment.
+func isIDComment(line string) bool {
+	_, ok := tiers.ParseIDComment(line)
+	return ok
 }
 
 func joinProblem(a, b string) string {

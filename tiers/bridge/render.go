@@ -12,7 +12,7 @@ import (
 // after its last line.
 func (s *spec) block(r *records.Record, nl string) string {
 	p := s.recordProjection(r)
-	lines := []string{s.heading(p), idComment(r.ID)}
+	lines := []string{s.heading(p), tiers.IDComment(r.ID)}
 	for i, f := range s.fields {
 		if p.fields[i] != "" || f.required {
 			lines = append(lines, fieldLine("- ", f.name, p.fields[i]))
@@ -134,9 +134,9 @@ func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 	after := headEnd
 	switch {
 	case e.id == "":
-		out = append(out, insertLine(src, headEnd, idComment(r.ID), nl))
+		out = append(out, insertLine(src, headEnd, tiers.IDComment(r.ID), nl))
 	case e.id != r.ID:
-		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), idComment(r.ID)})
+		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), tiers.IDComment(r.ID)})
 	}
 	if e.id != "" && e.idLine[1] > after {
 		after = e.idLine[1]
@@ -199,7 +199,7 @@ func bodyEdit(src []byte, e entry, r *records.Record, body string, after int, nl
 				kept = append(kept, ed)
 			}
 		}
-		out, text = kept, idComment(r.ID)+nl+text
+		out, text = kept, tiers.IDComment(r.ID)+nl+text
 	}
 	if text == "" {
 		// Drop the lines with their line end; the blank lines stay.

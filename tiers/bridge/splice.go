@@ -105,7 +105,7 @@ func (s *spec) placement(src []byte, r *records.Record) int {
 // end of src.
 func sectionEnd(src []byte, name string) (int, bool) {
 	in, at := false, len(src)
-	plainLines(src, 0, len(src), func(pos, _ int, line string) bool {
+	tiers.PlainLines(src, 0, len(src), func(pos, _ int, line string) bool {
 		if !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "## ") {
 			return true
 		}
