@@ -14,6 +14,9 @@ type entry struct {
 	idLine     [2]int // byte range of the id comment's line; zero without one
 	start, end int
 	problem    string // why the bridge leaves it alone, "" when it does not
+	// paired: the entry holds its id and matches its pair (see PairsFile);
+	// its record was not read.
+	paired bool
 }
 
 // parseEntries reads the record-backed entries of one reference file

@@ -60,18 +60,23 @@ func entryProblem(f *viewFile, e entry, why string) Problem {
 
 // stored is a record file of a bridged category.
 type stored struct {
-	rec  *records.Record
-	abs  string
-	data []byte
-	spec *spec
+	rec     *records.Record // nil until read
+	id      string          // the file's name without .json
+	abs     string
+	data    []byte
+	spec    *spec
+	fileKey string // the file's key taken before it was read (see fileKey)
 }
 
-func (s *stored) key() string { return s.spec.category + "/" + s.rec.ID }
+func (s *stored) key() string { return s.spec.category + "/" + s.id }
 
-// loadRecords reads every record of the bridged categories, keyed by
-// category/id (the id being the file's name).
-func (h Home) loadRecords() (map[string]*stored, []Problem, error) {
+// loadRecords lists the record files of the bridged categories and reads
+// them, keyed by category/id (the id being the file's name). A file whose
+// key matches its pair (see PairsFile) is not read but held, for settle
+// to decide once the entries are known.
+func (h Home) loadRecords(pairs map[string]pair) (map[string]*stored, []*stored, []Problem, error) {
 	out := map[string]*stored{}
+	var held []*stored
 	var problems []Problem
 	for i := range specs {
 		s := &specs[i]
@@ -81,29 +86,49 @@ func (h Home) loadRecords() (map[string]*stored, []Problem, error) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("read records: %w", err)
+			return nil, nil, nil, fmt.Errorf("read records: %w", err)
 		}
 		for _, de := range des {
 			name := de.Name()
 			if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
 				continue
 			}
-			abs := filepath.Join(dir, name)
-			data, err := regfile.ReadFile(abs)
-			if err != nil {
-				return nil, nil, fmt.Errorf("read records: %w", err)
+			st := &stored{id: strings.TrimSuffix(name, ".json"), abs: filepath.Join(dir, name), spec: s}
+			if st.fileKey, err = fileKey(st.abs); err != nil {
+				return nil, nil, nil, fmt.Errorf("read records: %w", err)
 			}
-			rec, err := records.ParseRecord(data)
-			if err != nil {
-				problems = append(problems, Problem{File: records.IndexPath(h.root(), abs), Line: 1, Problem: "unreadable record: " + err.Error()})
+			if p, ok := pairs[st.key()]; ok && p.key == st.fileKey {
+				held = append(held, st)
 				continue
 			}
-			rec.ID = strings.TrimSuffix(name, ".json")
-			st := &stored{rec: rec, abs: abs, data: data, spec: s}
+			problem, err := h.readStored(st)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if problem != nil {
+				problems = append(problems, *problem)
+				continue
+			}
 			out[st.key()] = st
 		}
 	}
-	return out, problems, nil
+	return out, held, problems, nil
+}
+
+// readStored reads and parses a listed record file; one that does not
+// parse is a problem.
+func (h Home) readStored(st *stored) (*Problem, error) {
+	data, err := regfile.ReadFile(st.abs)
+	if err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	rec, err := records.ParseRecord(data)
+	if err != nil {
+		return &Problem{File: records.IndexPath(h.root(), st.abs), Line: 1, Problem: "unreadable record: " + err.Error()}, nil
+	}
+	rec.ID = st.id
+	st.rec, st.data = rec, data
+	return nil, nil
 }
 
 // viewFile is one reference or archive file as read.

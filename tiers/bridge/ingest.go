@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,12 +97,19 @@ type ingester struct {
 	// in them are not known to be gone.
 	unreadable map[string]bool
 	taken      map[string]bool // ids given out in this run, by category/id
-	splices    map[*viewFile]*splice
-	shownIn    []shownIn
-	batch      *records.Batch // the records writes so far, synced by flush
-	created    int            // records created for new entries
-	wrote      bool           // a records write was made
-	report     Report
+	// holders is the entry holding each id (see claim), by category/id.
+	holders map[string]*entry
+	// pairs are the pairs of entries and records found in step without
+	// reading the record (see PairsFile); touched are the record files
+	// written (or tried), whose pairs are not kept.
+	pairs   map[string]pair
+	touched map[string]bool
+	splices map[*viewFile]*splice
+	shownIn []shownIn
+	batch   *records.Batch // the records writes so far, synced by flush
+	created int            // records created for new entries
+	wrote   bool           // a records write was made
+	report  Report
 }
 
 func (h Home) ingest(dry bool) (Report, error) {
@@ -143,6 +151,12 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		}
 		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
 	}
+	// Parsing a reference file of a thousand entries makes a tree of
+	// small objects that is dropped at once: at the default GOGC the
+	// collector would run several times over it, a fifth of the time of
+	// an ingest in a process. Ingests of a root are serialised by its
+	// lock, so no other ingest restores a different value meanwhile.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	if err := in.load(); err != nil {
 		return in.report, nil, err
 	}
@@ -160,6 +174,9 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 	if ferr := in.flush(); err == nil {
 		err = ferr
 	}
+	if err == nil && !dry {
+		in.savePairs()
+	}
 	if err == nil && !dry && !in.wrote && len(in.splices) == 0 && in.report.Deferred == 0 {
 		// Only an ingest that changed nothing stamps, with the keys taken
 		// before it read anything: whatever changed since has other keys.
@@ -176,18 +193,23 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 
 func (h Home) newIngester(dry bool) *ingester {
 	return &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
-		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, report: Report{DryRun: dry}}
+		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, report: Report{DryRun: dry},
+		pairs: map[string]pair{}, touched: map[string]bool{}}
 }
 
 // load reads the records and the view files side by side: neither
 // depends on the other, and each is a good part of an ingest's time.
+// Records that PairsFile says are in step with their entries are read
+// only when their entries turn out changed.
 func (in *ingester) load() error {
 	var recProblems, problems []Problem
+	var held []*stored
 	var recErr, err error
+	pairs := in.readPairs()
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		in.recs, recProblems, recErr = in.loadRecords()
+		in.recs, held, recProblems, recErr = in.loadRecords(pairs)
 	}()
 	in.files, problems, err = in.loadFiles()
 	<-loaded
@@ -202,7 +224,8 @@ func (in *ingester) load() error {
 	for _, p := range problems {
 		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
 	}
-	return nil
+	in.claim()
+	return in.settle(held, pairs)
 }
 
 // flush makes the records written so far durable and indexed: before the
@@ -217,10 +240,12 @@ func (in *ingester) flush() error {
 }
 
 func (in *ingester) run() error {
-	holders := in.claim()
 	for _, f := range in.files {
 		for _, e := range f.entries {
-			if err := in.entry(f, e, holders); err != nil {
+			if e.paired {
+				continue // in step with its record, which was not read
+			}
+			if err := in.entry(f, e); err != nil {
 				return err
 			}
 		}
@@ -230,8 +255,9 @@ func (in *ingester) run() error {
 
 // claim finds which entry holds each id: the first one, reference files
 // before archive files. Every later entry naming the same id is reported.
-func (in *ingester) claim() map[string]*entry {
+func (in *ingester) claim() {
 	holders := map[string]*entry{}
+	in.holders = holders
 	for _, archive := range []bool{false, true} {
 		for _, f := range in.files {
 			if f.archive != archive {
@@ -252,10 +278,9 @@ func (in *ingester) claim() map[string]*entry {
 			}
 		}
 	}
-	return holders
 }
 
-func (in *ingester) entry(f *viewFile, e entry, holders map[string]*entry) error {
+func (in *ingester) entry(f *viewFile, e entry) error {
 	if e.problem != "" {
 		if !f.archive {
 			in.report.Problems = append(in.report.Problems, entryProblem(f, e, e.problem+" (left alone)"))
@@ -516,6 +541,7 @@ func (in *ingester) failed(f *viewFile, e entry, err error) error {
 // write runs one records write under the ingest's lock, in its batch.
 func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
 	in.wrote = true
+	in.touched[o.Target] = true
 	if in.batch == nil {
 		b, err := records.StartBatch(in.root(), in.warn)
 		if err != nil {

@@ -153,7 +153,7 @@ func TestRoundTripRenderThenIngest(t *testing.T) {
 }
 
 func loadAll(t *testing.T, h Home) []*stored {
-	recs, _, err := h.loadRecords()
+	recs, _, _, err := h.loadRecords(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
@@ -36,17 +35,9 @@ func (h Home) stampPath() string { return filepath.Join(h.Layout.StateDir(), Sta
 func (h Home) stateKeys() ([]string, error) {
 	var keys []string
 	add := func(path string) error {
-		var st syscall.Stat_t
-		err := syscall.Lstat(path, &st)
-		if errors.Is(err, syscall.ENOENT) {
-			keys = append(keys, path+" -")
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("stat %s: %w", path, err)
-		}
-		keys = append(keys, fmt.Sprintf("%s %o %d %d.%d %d", path, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino))
-		return nil
+		key, err := fileKey(path)
+		keys = append(keys, path+" "+key)
+		return err
 	}
 	for _, dir := range []string{h.Layout.ReferenceDir(), h.Layout.ArchiveDir()} {
 		if err := add(dir); err != nil {

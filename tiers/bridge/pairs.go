@@ -1,0 +1,135 @@
+package bridge
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
+)
+
+// PairsFile, under memory/.state/, lists the entries the last ingest found
+// in step with their records: for each record (category/id), the key of
+// its file when it was read (see fileKey), the view file its entry was in
+// and a digest of what the entry says to the record (its id and the
+// fields the record maps). An ingest after a hand edit reads only the
+// records whose file or entry no longer matches its pair: the others
+// would come out of it unchanged. A pair states a fact about two
+// contents, true for as long as both are as they were, so a stale pair
+// merely fails to match; deleting the file only costs one full read of
+// the records.
+const PairsFile = "bridge-pairs.cache"
+
+// pair is one line of the PairsFile.
+type pair struct{ key, rel, digest string }
+
+func (h Home) pairsPath() string { return filepath.Join(h.Layout.StateDir(), PairsFile) }
+
+// readPairs reads the PairsFile, keyed by category/id; any trouble reading
+// it answers none.
+func (h Home) readPairs() map[string]pair {
+	out := map[string]pair{}
+	data, err := regfile.ReadFile(h.pairsPath())
+	if err != nil {
+		return out
+	}
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		f := strings.Split(string(line), "\t")
+		if len(f) == 4 {
+			out[f[0]] = pair{key: f[1], rel: f[2], digest: f[3]}
+		}
+	}
+	return out
+}
+
+// savePairs writes the pairs an ingest leaves in step: those it found
+// matching and did not read, and each entry holding an id whose record
+// it read and did not write. A record written, an entry malformed or a
+// record unreadable has no pair: the next ingest reads it. Failing to
+// write is harmless.
+func (in *ingester) savePairs() {
+	var b strings.Builder
+	for key, e := range in.holders {
+		p, ok := in.pairs[key]
+		if !ok {
+			st := in.recs[key]
+			if st == nil || in.touched[st.abs] || e.problem != "" || st.fileKey == "" {
+				continue
+			}
+			p = pair{key: st.fileKey, rel: e.File, digest: e.digest()}
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", key, p.key, p.rel, p.digest)
+	}
+	if os.MkdirAll(in.Layout.StateDir(), 0o755) == nil {
+		atomicfile.WriteFileUnsynced(in.pairsPath(), []byte(b.String()), 0o644)
+	}
+}
+
+// digest sums what the entry says to its record: its file, its id and
+// its projection (which takes a project's status from its section, outside
+// the entry's bytes).
+func (e *entry) digest() string {
+	p := e.spec.entryProjection(e.Entry)
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range []string{e.File, e.id, p.title, p.date, p.fields[0], p.fields[1], p.fields[2], p.body} {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		io.WriteString(h, s)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fileKey is what changes when a file is written: its mode, size,
+// modification time and inode ("-" when it does not exist).
+func fileKey(path string) (string, error) {
+	var st syscall.Stat_t
+	err := syscall.Lstat(path, &st)
+	if errors.Is(err, syscall.ENOENT) {
+		return "-", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("stat %s: %w", path, err)
+	}
+	return fmt.Sprintf("%o %d %d.%d %d", st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino), nil
+}
+
+// settle decides the records loadRecords held back: one whose entry is
+// the holder of its id and says what its pair says is in step (the entry
+// is marked paired and the pair kept); any other is read now.
+func (in *ingester) settle(held []*stored, pairs map[string]pair) error {
+	for _, st := range held {
+		key := st.key()
+		p := pairs[key]
+		if e := in.holders[key]; e != nil && e.problem == "" && e.File == p.rel && e.digest() == p.digest {
+			e.paired = true
+			in.pairs[key] = p
+			continue
+		}
+		problem, err := in.readStored(st)
+		if err != nil {
+			return err
+		}
+		if problem != nil {
+			in.report.Problems = append(in.report.Problems, *problem)
+			continue
+		}
+		in.recs[key] = st
+	}
+	return nil
+}
