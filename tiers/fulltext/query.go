@@ -44,12 +44,15 @@ func terms(text string) []string {
 
 // matchExpr is the FTS5 expression of terms: any of them, each quoted as
 // a string so that even a word like NEAR or AND is a word.
-func matchExpr(ts []string) string {
-	quoted := make([]string, len(ts))
+func matchExpr(ts []string) string { return strings.Join(quoted(ts), " OR ") }
+
+// quoted are terms each quoted as an FTS5 string.
+func quoted(ts []string) []string {
+	out := make([]string, len(ts))
 	for i, t := range ts {
-		quoted[i] = `"` + t + `"`
+		out[i] = `"` + t + `"`
 	}
-	return strings.Join(quoted, " OR ")
+	return out
 }
 
 // stopWords are English words too common to tell memories apart, and the

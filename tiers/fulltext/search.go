@@ -22,9 +22,9 @@ type Query struct {
 	// IncludeArchived adds archived records.
 	IncludeRetired, IncludeArchived bool
 	Limit                           int
-	// MaxRanked bounds how many documents BM25 scores when every word of
-	// the query is common (see affordable), 0 for no bound: only the
-	// MaxRanked most recently indexed documents that match are ranked.
+	// MaxRanked bounds how many documents BM25 scores for the common words
+	// of the query (see byFrequency), 0 for no bound: only the MaxRanked
+	// most recently indexed documents that match are ranked.
 	// Scoring costs about a microsecond a document, so a prompt of words
 	// found in thousands of lines would otherwise spend milliseconds where
 	// a hook has none to spare.
@@ -76,37 +76,62 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(ts) == 0 {
 		return nil, ErrNoTerms
 	}
-	ts, allCommon, err := ix.affordable(ctx, ts)
+	conn, err := ix.db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	if len(ts) == 0 {
-		return nil, nil
+	defer conn.Close()
+	// One read transaction: the texts excerpted are those of the documents
+	// ranked, whatever another process updates in between.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
 	}
-	if !allCommon {
-		q.MaxRanked = 0
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	hits, err := snapshot{conn}.search(ctx, q, ts)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	return hits, nil
+}
+
+// snapshot is one version of the index, read inside a transaction.
+type snapshot struct{ q querier }
+
+func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, error) {
+	rare, common, err := s.byFrequency(ctx, ts)
+	if err != nil {
+		return nil, err
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = math.MaxInt32
 	}
 	want := min(limit*candidatesPerHit+10, math.MaxInt32)
-	// The best documents are ranked on the full-text index alone, then
-	// filtered; only when the filters leave too few is everything ranked.
+	unbounded := q
+	unbounded.MaxRanked = 0
 	var hits []Hit
-	if allCommon && len(ts) > 1 {
+	switch {
+	case len(rare) > 0:
+		hits, err = s.rankAll(ctx, unbounded, matchExpr(rare), want)
+		if err == nil && len(hits) < limit && len(common) > 0 {
+			// Too few hold a rare word: documents of the common words
+			// come after them.
+			var more []Hit
+			more, err = s.rankAll(ctx, q, matchExpr(append(rare, common...)), want)
+			hits = appendNew(hits, more)
+		}
+	case len(common) > 1:
 		// Ranking every document of several common words is what costs;
 		// those holding all of them are fewer, and usually enough.
-		hits, err = ix.rank(ctx, q, strings.ReplaceAll(matchExpr(ts), " OR ", " AND "), want*topFactor)
-	}
-	if err == nil && (!allCommon || len(ts) == 1 || len(hits) < limit) {
-		hits, err = ix.rank(ctx, q, matchExpr(ts), want*topFactor)
-		if err == nil && len(hits) < want && ix.beyond(ctx, matchExpr(ts), want*topFactor) {
-			hits, err = ix.rank(ctx, q, matchExpr(ts), math.MaxInt32)
+		hits, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
+		if err == nil && len(hits) < limit {
+			hits, err = s.rankAll(ctx, q, matchExpr(common), want)
 		}
+	case len(common) == 1:
+		hits, err = s.rankAll(ctx, q, matchExpr(common), want)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return nil, err
 	}
 	for i := range hits {
 		hits[i].Score *= 1 + recencyBoost*recency(hits[i].Date, q.Now)
@@ -118,20 +143,34 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	for i := range hits {
 		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
 	}
-	if err := ix.excerpts(ctx, hits, ts); err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+	if err := s.excerpts(ctx, hits, append(rare, common...)); err != nil {
+		return nil, err
 	}
 	return hits, nil
+}
+
+// appendNew appends to hits those of more it does not hold yet.
+func appendNew(hits, more []Hit) []Hit {
+	held := make(map[int64]bool, len(hits))
+	for _, h := range hits {
+		held[h.id] = true
+	}
+	for _, h := range more {
+		if !held[h.id] {
+			hits = append(hits, h)
+		}
+	}
+	return hits
 }
 
 // excerpts cuts each hit's excerpt from its document's text around the
 // words ts, reading the texts a few hundred at a time (a statement takes
 // a bounded number of arguments).
-func (ix *Index) excerpts(ctx context.Context, hits []Hit, ts []string) error {
+func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
 	const batch = 500
 	for len(hits) > 0 {
 		n := min(len(hits), batch)
-		if err := ix.excerptBatch(ctx, hits[:n], ts); err != nil {
+		if err := s.excerptBatch(ctx, hits[:n], ts); err != nil {
 			return err
 		}
 		hits = hits[n:]
@@ -139,14 +178,14 @@ func (ix *Index) excerpts(ctx context.Context, hits []Hit, ts []string) error {
 	return nil
 }
 
-func (ix *Index) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
+func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
 	at := make(map[int64]int, len(hits))
 	ids := make([]any, len(hits))
 	for i, h := range hits {
 		at[h.id] = i
 		ids[i] = h.id
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	rows, err := s.q.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
 	if err != nil {
 		return err
 	}
@@ -168,31 +207,27 @@ func (ix *Index) excerptBatch(ctx context.Context, hits []Hit, ts []string) erro
 // words beside it (its weight falls with the count).
 const commonDocs = 2000
 
-// affordable are the words of a query worth ranking: those found in the
-// index, less the common ones when the query has a rarer one. allCommon
-// reports words that are all common.
-func (ix *Index) affordable(ctx context.Context, ts []string) (terms []string, allCommon bool, err error) {
-	var rare, frequent []string
+// byFrequency sorts the words of a query the index holds into rare and
+// common ones (found in more than commonDocs documents); words it does not
+// hold are left out.
+func (s snapshot) byFrequency(ctx context.Context, ts []string) (rare, common []string, err error) {
 	for _, t := range ts {
 		var n int
 		// counting stops past commonDocs: a common word costs no more
-		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)`,
+		err := s.q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)`,
 			matchExpr([]string{t}), commonDocs+1).Scan(&n)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		switch {
-		case n == 0: // not in the index: nothing to rank it by
+		case n == 0: // nothing to rank it by
 		case n <= commonDocs:
 			rare = append(rare, t)
 		default:
-			frequent = append(frequent, t)
+			common = append(common, t)
 		}
 	}
-	if len(rare) > 0 {
-		return rare, false, nil
-	}
-	return frequent, len(frequent) > 0, nil
+	return rare, common, nil
 }
 
 // topFactor is how many more documents than wanted are ranked before the
@@ -202,8 +237,8 @@ const topFactor = 4
 // rank returns the documents matching the FTS5 expression match among
 // the best top by BM25 that pass q's filters (ts are the words, for the
 // excerpts), with their relevance as Score.
-func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
-	from, err := ix.rankedFrom(ctx, match, q.MaxRanked)
+func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
+	from, err := s.rankedFrom(ctx, match, q.MaxRanked)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +248,7 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits
 		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
 		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
 	args = append([]any{match, from, top}, args...)
-	rows, err := ix.db.QueryContext(ctx, sqlText, args...)
+	rows, err := s.q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -242,12 +277,12 @@ func (ix *Index) rank(ctx context.Context, q Query, match string, top int) (hits
 // max-th most recently indexed document matching it, or 0 when max is 0
 // or the match has no more than max documents. FTS5 walks rowids in
 // order without scoring, so finding it costs little.
-func (ix *Index) rankedFrom(ctx context.Context, match string, max int) (int64, error) {
+func (s snapshot) rankedFrom(ctx context.Context, match string, max int) (int64, error) {
 	if max <= 0 {
 		return 0, nil
 	}
 	var from int64
-	err := ix.db.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+	err := s.q.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
 		match, max-1).Scan(&from)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
@@ -255,11 +290,21 @@ func (ix *Index) rankedFrom(ctx context.Context, match string, max int) (int64, 
 	return from, err
 }
 
+// rankAll is rank of the best want*topFactor documents, or of all of
+// them when the filters leave fewer than want of the best.
+func (s snapshot) rankAll(ctx context.Context, q Query, match string, want int) ([]Hit, error) {
+	hits, err := s.rank(ctx, q, match, want*topFactor)
+	if err == nil && len(hits) < want && s.beyond(ctx, match, want*topFactor) {
+		hits, err = s.rank(ctx, q, match, math.MaxInt32)
+	}
+	return hits, err
+}
+
 // beyond reports whether match has more than top documents, so that
 // ranking them all could find hits the top left out.
-func (ix *Index) beyond(ctx context.Context, match string, top int) bool {
+func (s snapshot) beyond(ctx context.Context, match string, top int) bool {
 	var n int
-	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
+	err := s.q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?)`,
 		match, top).Scan(&n)
 	return err == nil && n > 0
 }

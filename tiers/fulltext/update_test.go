@@ -210,17 +210,17 @@ func TestLockedIndexStillAnswers(t *testing.T) {
 // every file outside memory/.state as it was.
 func TestSearchWritesNoMemoryFile(t *testing.T) {
 	h := testHome(t)
-	before := snapshot(t, h.Base)
+	before := treeState(t, h.Base)
 	ix := openTest(t, h)
 	update(t, ix, true)
 	search(t, ix, Query{Text: "kangaroo zebra jwt"})
 	ix.Close()
-	if after := snapshot(t, h.Base); !maps.Equal(before, after) {
+	if after := treeState(t, h.Base); !maps.Equal(before, after) {
 		t.Errorf("files changed:\n%v\n%v", before, after)
 	}
 }
 
-func snapshot(t *testing.T, dir string) map[string]string {
+func treeState(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
