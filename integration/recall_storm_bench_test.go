@@ -98,8 +98,8 @@ func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
 	return times, n
 }
 
-// stormHome is a home of a month of session logs, 1,000 records and a C4
-// database, its search index built.
+// stormHome is a home of a month of session logs and a C4 database of
+// 1,000 conversations, its search index built.
 func stormHome(tb testing.TB) string {
 	zylos := hookHome(tb, 1000)
 	for d := 1; d <= 30; d++ {
@@ -110,6 +110,13 @@ func stormHome(tb testing.TB) string {
 		}
 		path := filepath.Join(zylos, "memory", "sessions", fmt.Sprintf("2026-02-%02d.md", d))
 		if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		// A past day's log was last written that day. Written now, every
+		// log would be too fresh for the index to trust its time, and the
+		// first hooks would index them all again.
+		day := time.Date(2026, 2, d, 18, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(path, day, day); err != nil {
 			tb.Fatal(err)
 		}
 	}
