@@ -109,11 +109,15 @@ func ParseEntries(name string, src []byte) []Entry {
 		return nil
 	}
 	p := &entryParser{file: name, src: src, kind: kind, lines: lineStarts(src)}
-	doc := mdParser().Parse(text.NewReader(boundNesting(src)), parser.WithContext(parser.NewContext()))
 	if kind == KindSessionLine {
-		return p.sessionLines(doc)
+		return p.sessionLines(parseMarkdown(boundNesting(src)))
 	}
-	return p.headingEntries(doc)
+	return p.allHeadingEntries(boundNesting(src))
+}
+
+// parseMarkdown parses a whole source with the shared parser.
+func parseMarkdown(src []byte) ast.Node {
+	return mdParser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 }
 
 type entryParser struct {
@@ -125,12 +129,19 @@ type entryParser struct {
 
 // headingEntries cuts the document at the headings of the entry level:
 // each entry runs from its heading's line to the next heading of the same
-// or a higher level. Higher headings name the section.
-func (p *entryParser) headingEntries(doc ast.Node) []Entry {
+// or a higher level. Higher headings name the section; section is the
+// one the blocks start in, end where the last entry ends.
+func (p *entryParser) headingEntries(blocks []ast.Node, section string, end int) []Entry {
+	out, _ := p.headingEntriesIn(blocks, section, end)
+	return out
+}
+
+// headingEntriesIn is headingEntries answering also the section the
+// blocks end in.
+func (p *entryParser) headingEntriesIn(blocks []ast.Node, section string, end int) ([]Entry, string) {
 	level := p.kind.entryLevel()
 	var out []Entry
 	var cur *Entry
-	section := ""
 	closeEntry := func(end int) {
 		if cur != nil {
 			cur.end = end
@@ -138,7 +149,7 @@ func (p *entryParser) headingEntries(doc ast.Node) []Entry {
 			cur = nil
 		}
 	}
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+	for _, n := range blocks {
 		h, ok := n.(*ast.Heading)
 		if !ok || h.Level > level {
 			if cur != nil {
@@ -157,8 +168,8 @@ func (p *entryParser) headingEntries(doc ast.Node) []Entry {
 			Title: p.headingText(h), Section: section, start: start,
 		}
 	}
-	closeEntry(len(p.src))
-	return out
+	closeEntry(end)
+	return out, section
 }
 
 // headingText is the heading's inline source, so markdown in a title

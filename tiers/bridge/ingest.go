@@ -126,6 +126,9 @@ type inStep struct {
 	problems []Problem
 	names    map[string]bool // absolute paths of the bridged record files
 	files    []*viewFile
+	// index is the entry index of the view files as the keys describe
+	// them ("" when not known), kept up to date by each render in place.
+	index string
 }
 
 // ingestFiles ingests and, when step is asked for, answers what it saw
@@ -143,12 +146,12 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 	if err != nil {
 		return in.report, nil, err
 	}
-	if problems, ok := h.unchanged(keys); ok && !dry {
+	if problems, index, ok := h.unchanged(keys); ok && !dry {
 		in.report.Problems = problems
 		if !step {
 			return in.report, nil, nil
 		}
-		return in.report, &inStep{keys: keys, problems: problems, names: names}, nil
+		return in.report, &inStep{keys: keys, problems: problems, names: names, index: index}, nil
 	}
 	defer lessGC()()
 	if err := in.load(); err != nil {
@@ -176,11 +179,12 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		// before it read anything: whatever changed since has other keys.
 		// One that wrote leaves the stamp to the next, which finds all in
 		// step.
-		h.saveStamp(keys, in.report.Problems)
+		index := indexFiles(in.files)
+		h.saveStamp(keys, in.report.Problems, index)
 		if !step {
 			return in.report, nil, nil
 		}
-		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files}, nil
+		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, index: index}, nil
 	}
 	return in.report, nil, err
 }

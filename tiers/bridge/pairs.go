@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -73,7 +74,7 @@ func (in *ingester) savePairs() {
 			}
 			p = pair{key: st.fileKey, rel: e.File, digest: e.digest()}
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", key, p.key, p.rel, p.digest)
+		b.WriteString(key + "\t" + p.key + "\t" + p.rel + "\t" + p.digest + "\n")
 	}
 	if os.MkdirAll(in.Layout.StateDir(), 0o755) == nil {
 		atomicfile.WriteFileUnsynced(in.pairsPath(), []byte(b.String()), 0o644)
@@ -84,6 +85,9 @@ func (in *ingester) savePairs() {
 // its projection (which takes a project's status from its section, outside
 // the entry's bytes).
 func (e *entry) digest() string {
+	if e.sum != "" {
+		return e.sum
+	}
 	p := e.spec.entryProjection(e.Entry)
 	h := sha256.New()
 	var n [8]byte
@@ -106,7 +110,19 @@ func fileKey(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("stat %s: %w", path, err)
 	}
-	return fmt.Sprintf("%o %d %d.%d %d", st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino), nil
+	// As fmt's "%o %d %d.%d %d", without its cost: every record file is
+	// keyed on every ingest.
+	b := make([]byte, 0, 64)
+	b = strconv.AppendUint(b, uint64(st.Mode), 8)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, st.Size, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, st.Mtim.Sec, 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, st.Mtim.Nsec, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, st.Ino, 10)
+	return string(b), nil
 }
 
 // settle decides the records loadRecords held back: one whose entry is

@@ -20,16 +20,8 @@ import (
 // deleted behind the markdown's back.
 func TestPairsAreInvisible(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	files := []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"}
 	for i := 0; i < 120; i++ {
-		file := files[i%len(files)]
-		src := genFile(r, file)
-		full := newHome(t, map[string]string{"reference/" + file: src})
-		paired := newHome(t, map[string]string{"reference/" + file: src})
-		for _, h := range []Home{full, paired} {
-			mustIngest(t, h)
-			mustIngest(t, h) // finds all in step: writes every pair
-		}
+		file, full, paired := twinHomes(t, r, i)
 		if _, err := os.Stat(paired.pairsPath()); err != nil {
 			t.Fatalf("case %d: no pairs file: %v", i, err)
 		}
@@ -52,6 +44,23 @@ func TestPairsAreInvisible(t *testing.T) {
 			}
 		}
 	}
+}
+
+// twinHomes makes two homes holding the same generated reference file (of
+// the i-th kind), each ingested twice: the second ingest finds all in step
+// and writes the stamp and every pair.
+func twinHomes(t *testing.T, r *rand.Rand, i int) (file string, a, b Home) {
+	t.Helper()
+	files := []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"}
+	file = files[i%len(files)]
+	src := genFile(r, file)
+	a = newHome(t, map[string]string{"reference/" + file: src})
+	b = newHome(t, map[string]string{"reference/" + file: src})
+	for _, h := range []Home{a, b} {
+		mustIngest(t, h)
+		mustIngest(t, h)
+	}
+	return file, a, b
 }
 
 // mutate makes one hand edit, the same in both homes, and names it.

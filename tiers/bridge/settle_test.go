@@ -25,7 +25,7 @@ func TestWriteRenewsTheStamp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := h.unchanged(keys); !ok {
+	if _, _, ok := h.unchanged(keys); !ok {
 		t.Fatal("the write left no stamp of its result")
 	}
 	md := h.ref("decisions.md")

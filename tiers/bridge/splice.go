@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,17 @@ type splice struct {
 	gone    map[string]bool
 	touched map[int]bool // starts (in src) of the entries the edits change
 	parsed  []entry      // src's entries, when known already
+	// partial: parsed holds only the entry rendered in place, so only
+	// provenInPlace can prove the splice (see errNotInPlace).
+	partial bool
+	// inPlace: provenInPlace proved it and the rewritten entry is one
+	// entry up to the next heading, as before.
+	inPlace bool
 }
+
+// errNotInPlace is result's answer for a partial splice that is not
+// proven in place: the caller reads and parses the whole file instead.
+var errNotInPlace = errors.New("splice not proven in place")
 
 func newSplice(rel string, src []byte) *splice {
 	return &splice{rel: rel, src: src, show: map[string]projection{}, gone: map[string]bool{}, touched: map[int]bool{}}
@@ -134,6 +145,9 @@ func (sp *splice) result() ([]byte, error) {
 	if sp.provenInPlace(out) {
 		return out, nil
 	}
+	if sp.partial {
+		return nil, errNotInPlace
+	}
 	if err := sp.proveAll(out); err != nil {
 		return nil, err
 	}
@@ -242,5 +256,12 @@ func (sp *splice) provenInPlace(out []byte) bool {
 	if len(es) != 2 || es[0].start != at || es[1].start != closing || es[1].Title != spliceEnd[len("### "):] {
 		return false
 	}
-	return es[0].id == id && es[0].problem == "" && es[0].spec.entryProjection(es[0].Entry) == want
+	if es[0].id != id || es[0].problem != "" || es[0].spec.entryProjection(es[0].Entry) != want {
+		return false
+	}
+	// The entry index moves on only when the rewritten entry runs to
+	// the closing heading: then no heading inside it starts an entry or a
+	// section, and the entries after it keep their sections.
+	sp.inPlace = es[0].end == closing
+	return true
 }

@@ -25,6 +25,9 @@ const StampFile = "bridge-ingest.cache"
 type stamp struct {
 	Keys     []string  `json:"keys"`
 	Problems []Problem `json:"problems"`
+	// Index is the entry index of the view files (see indexed), "" when
+	// not known.
+	Index string `json:"index,omitempty"`
 }
 
 func (h Home) stampPath() string { return filepath.Join(h.Layout.StateDir(), StampFile) }
@@ -61,25 +64,25 @@ func (h Home) stateKeys() ([]string, error) {
 	return keys, nil
 }
 
-// unchanged answers the stamp's problems when nothing changed since it
-// was written.
-func (h Home) unchanged(keys []string) ([]Problem, bool) {
+// unchanged answers the stamp's problems and entry index when nothing
+// changed since it was written.
+func (h Home) unchanged(keys []string) ([]Problem, string, bool) {
 	data, err := regfile.ReadFile(h.stampPath())
 	if err != nil {
-		return nil, false
+		return nil, "", false
 	}
 	var s stamp
 	if json.Unmarshal(data, &s) != nil || !slices.Equal(s.Keys, keys) {
-		return nil, false
+		return nil, "", false
 	}
-	return s.Problems, true
+	return s.Problems, s.Index, true
 }
 
 // saveStamp records keys, the state an ingest found everything in step
 // in, and what it found wrong. Failing to is harmless: the next ingest
 // does the whole work.
-func (h Home) saveStamp(keys []string, problems []Problem) {
-	data, err := json.Marshal(stamp{Keys: keys, Problems: problems})
+func (h Home) saveStamp(keys []string, problems []Problem, index string) {
+	data, err := json.Marshal(stamp{Keys: keys, Problems: problems, Index: index})
 	if err != nil || os.MkdirAll(h.Layout.StateDir(), 0o755) != nil {
 		return
 	}

@@ -2,8 +2,10 @@ package bridge
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +64,9 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 			v.gone[filepath.Join(folder, renamedFrom+".json")] = true
 		}
 	}
+	if home, ok, err := v.renderIndexed(s, r, renamedFrom); ok || err != nil {
+		return home, err
+	}
 	files, err := v.takeFiles()
 	if err != nil {
 		return "", err
@@ -84,7 +89,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	}
 	switch {
 	case r.Status() == records.StatusActive && at != nil && !at.archive:
-		err = v.apply(at, func(sp *splice) { sp.render(found, r) }, false)
+		err = v.renderInPlace(at, found, r, false)
 	case r.Status() == records.StatusActive:
 		err = v.apply(fileNamed(&files, home), func(sp *splice) { sp.add(s, []*records.Record{r}) }, false)
 		if err == nil && at != nil {
@@ -119,22 +124,133 @@ func (v *view) takeFiles() ([]*viewFile, error) {
 	return files, err
 }
 
+// renderIndexed renders r into its entry in place from the entry index
+// Sync found (see indexed): the entry's file is read and only the entry
+// is parsed. It answers false, having changed nothing, when that cannot
+// be done or proven (no index, the file's key is not the one the index
+// was made for, the entry is not there as the index says, the rewrite is
+// not proven in place): then the whole file is read and parsed.
+func (v *view) renderIndexed(s *spec, r *records.Record, renamedFrom string) (string, bool, error) {
+	step := v.step
+	if step == nil || step.files != nil || step.index == "" || r.Status() != records.StatusActive {
+		return "", false, nil
+	}
+	xs, ok := parseIndex(step.index)
+	if !ok {
+		return "", false, nil
+	}
+	var x *indexed
+	for i := range xs {
+		if xs[i].category == s.category && (xs[i].id == r.ID || renamedFrom != "" && xs[i].id == renamedFrom) {
+			x = &xs[i]
+			break
+		}
+	}
+	if x == nil || x.problem || !strings.HasPrefix(x.rel, "reference/") {
+		return "", false, nil
+	}
+	src, ok := v.readAsKeyed(filepath.Join(v.h.Layout.MemoryDir(), filepath.FromSlash(x.rel)))
+	if !ok {
+		return "", false, nil
+	}
+	e, ok := parseEntryAt(x.rel, src, x.start, x.end, x.section)
+	if !ok || e.id != x.id || e.problem != "" {
+		return "", false, nil
+	}
+	f := &viewFile{rel: x.rel, src: src, entries: []entry{e}}
+	if err := v.renderInPlace(f, e, r, true); err != nil {
+		if errors.Is(err, errNotInPlace) {
+			return "", false, nil
+		}
+		return "", true, err
+	}
+	return "memory/" + x.rel, true, nil
+}
+
+// readAsKeyed reads the view file at path when it has, before and after
+// the read, the key Sync took of it; false otherwise.
+func (v *view) readAsKeyed(path string) ([]byte, bool) {
+	before, err := fileKey(path)
+	if err != nil || !slices.Contains(v.step.keys, path+" "+before) {
+		return nil, false
+	}
+	src, err := tiers.ReadTierFile(path)
+	if err != nil {
+		return nil, false
+	}
+	if after, err := fileKey(path); err != nil || after != before {
+		return nil, false
+	}
+	return src, true
+}
+
+// renderInPlace rewrites entry e of f to show r, and moves the entry
+// index on by what the rewrite added: the entries after e shift, e keeps
+// its start and takes r's id.
+// partial says f.entries holds e only (see splice.partial).
+func (v *view) renderInPlace(f *viewFile, e entry, r *records.Record, partial bool) error {
+	var xs []indexed
+	ok := false
+	if v.step != nil && v.step.index != "" {
+		xs, ok = parseIndex(v.step.index)
+	}
+	was := len(f.src)
+	sp, err := v.write(f, func(sp *splice) {
+		sp.partial = partial
+		sp.render(e, r)
+	}, false)
+	if err != nil {
+		return err
+	}
+	if !ok || !sp.inPlace {
+		// Proven by parsing the whole file, which does not prove the
+		// sections of the entries after e.
+		if v.step != nil {
+			v.step.index = ""
+		}
+		return nil
+	}
+	delta := len(f.src) - was
+	for i := range xs {
+		switch x := &xs[i]; {
+		case x.rel != f.rel || x.start < e.start:
+		case x.start == e.start:
+			x.end += delta
+			x.id, x.problem = r.ID, false
+		case x.start >= e.end:
+			x.start += delta
+			x.end += delta
+		}
+	}
+	v.step.index = joinIndex(xs)
+	return nil
+}
+
 // apply plans one splice of f, proves it and writes the file; backup
-// keeps the old bytes first (when an entry leaves the file).
+// keeps the old bytes first (when an entry leaves the file). The entry
+// index is dropped: it no longer says where the entries are.
 func (v *view) apply(f *viewFile, plan func(*splice), backup bool) error {
+	if v.step != nil {
+		v.step.index = ""
+	}
+	_, err := v.write(f, plan, backup)
+	return err
+}
+
+func (v *view) write(f *viewFile, plan func(*splice), backup bool) (*splice, error) {
 	sp := f.splice()
 	plan(sp)
 	data, err := sp.result()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := v.h.writeFile(f, data, backup); err != nil {
-		return err
+		return nil, err
 	}
 	if v.wrote != nil {
 		v.wrote[f.rel] = data
 	}
-	return nil
+	return sp, nil
 }
 
 // Settled runs when the write is stored and indexed, still under its
@@ -195,7 +311,7 @@ func (v *view) Settled() {
 			return
 		}
 	}
-	v.h.saveStamp(keys, step.problems)
+	v.h.saveStamp(keys, step.problems, step.index)
 }
 
 // archiveFile is archive/decisions-YYYY.md or archive/projects-YYYY.md,
