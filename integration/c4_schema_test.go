@@ -47,29 +47,9 @@ func schemaOf(tb testing.TB, dbPath string) (objects []string, columns func(tabl
 	tb.Helper()
 	db := rawDB(tb, dbPath)
 	tb.Cleanup(func() { db.Close() })
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		objects = append(objects, n)
-	}
-	rows.Close()
+	objects = queryStrings(tb, db, `SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name`)
 	return objects, func(table string) []string {
-		rows, err := db.Query(`SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		defer rows.Close()
-		var cols []string
-		for rows.Next() {
-			var n string
-			rows.Scan(&n)
-			cols = append(cols, n)
-		}
-		return cols
+		return queryStrings(tb, db, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
 	}
 }
 

@@ -78,6 +78,28 @@ func mustExec(tb testing.TB, db *sql.DB, q string, args ...any) {
 	}
 }
 
+// queryStrings is the one text column q selects, row by row.
+func queryStrings(tb testing.TB, db *sql.DB, q string, args ...any) []string {
+	tb.Helper()
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
 func insertConvs(tb testing.TB, db *sql.DB, convs []conv) {
 	tb.Helper()
 	tx, err := db.Begin()

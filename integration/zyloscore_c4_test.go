@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,21 +133,24 @@ func TestZylosCoreV2EraParity(t *testing.T) {
 	}
 }
 
-// schemaSQL is the database's schema as SQLite stores it.
-func schemaSQL(t *testing.T, dbPath string) string {
+// schemaSQL is the database's schema as SQLite stores it, leaving out the
+// tables named in except (and their indexes).
+func schemaSQL(t *testing.T, dbPath string, except ...string) string {
 	t.Helper()
 	db := rawDB(t, dbPath)
 	defer db.Close()
-	rows, err := db.Query(`SELECT type || ' ' || name || ': ' || COALESCE(sql, '') FROM sqlite_master ORDER BY type, name`)
+	rows, err := db.Query(`SELECT tbl_name, type || ' ' || name || ': ' || COALESCE(sql, '') FROM sqlite_master ORDER BY type, name`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	var b strings.Builder
 	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		b.WriteString(s + "\n")
+		var table, s string
+		rows.Scan(&table, &s)
+		if !slices.Contains(except, table) {
+			b.WriteString(s + "\n")
+		}
 	}
 	return b.String()
 }

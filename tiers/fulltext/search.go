@@ -205,7 +205,7 @@ func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) err
 // reads every document of every word searched, about a microsecond each,
 // and a word in thousands of documents tells BM25 less than the rarer
 // words beside it (its weight falls with the count).
-const commonDocs = 2000
+const commonDocs = 5000
 
 // byFrequency sorts the words of a query the index holds into rare and
 // common ones (found in more than commonDocs documents); words it does not
