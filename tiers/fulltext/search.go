@@ -2,8 +2,6 @@ package fulltext
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -22,13 +20,6 @@ type Query struct {
 	// IncludeArchived adds archived records.
 	IncludeRetired, IncludeArchived bool
 	Limit                           int
-	// MaxRanked bounds how many documents BM25 scores for the common words
-	// of the query (see byFrequency), 0 for no bound: only the MaxRanked
-	// most recently indexed documents that match are ranked.
-	// Scoring costs about a microsecond a document, so a prompt of words
-	// found in thousands of lines would otherwise spend milliseconds where
-	// a hook has none to spare.
-	MaxRanked int
 	// Now dates the recency tie-break.
 	Now time.Time
 }
@@ -107,22 +98,14 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		limit = math.MaxInt32
 	}
 	want := min(limit*candidatesPerHit+10, math.MaxInt32)
-	unbounded := q
-	unbounded.MaxRanked = 0
 	var hits []Hit
 	switch {
 	case len(rare) > 0:
-		hits, err = s.rankAll(ctx, unbounded, matchExpr(rare), want)
-		if err == nil && len(hits) < limit && len(common) > 0 {
-			// Too few hold a rare word: documents of the common words
-			// come after them.
-			var more []Hit
-			more, err = s.rankAll(ctx, q, matchExpr(append(rare, common...)), want)
-			hits = appendNew(hits, more)
-		}
+		// The common words are left out: ranking their documents is what
+		// costs, and beside a rarer word they weigh little.
+		hits, err = s.rankAll(ctx, q, matchExpr(rare), want)
 	case len(common) > 1:
-		// Ranking every document of several common words is what costs;
-		// those holding all of them are fewer, and usually enough.
+		// Those holding all the common words are fewer, and usually enough.
 		hits, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
 		if err == nil && len(hits) < limit {
 			hits, err = s.rankAll(ctx, q, matchExpr(common), want)
@@ -147,20 +130,6 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		return nil, err
 	}
 	return hits, nil
-}
-
-// appendNew appends to hits those of more it does not hold yet.
-func appendNew(hits, more []Hit) []Hit {
-	held := make(map[int64]bool, len(hits))
-	for _, h := range hits {
-		held[h.id] = true
-	}
-	for _, h := range more {
-		if !held[h.id] {
-			hits = append(hits, h)
-		}
-	}
-	return hits
 }
 
 // excerpts cuts each hit's excerpt from its document's text around the
@@ -209,8 +178,19 @@ const commonDocs = 5000
 
 // byFrequency sorts the words of a query the index holds into rare and
 // common ones (found in more than commonDocs documents); words it does not
-// hold are left out.
+// hold are left out. An index of no more documents than that has no
+// common word, and its words are not counted: one found nowhere then
+// costs the ranking nothing.
 func (s snapshot) byFrequency(ctx context.Context, ts []string) (rare, common []string, err error) {
+	// max(id) is read from the primary key at once; it overstates the
+	// document count after deletions, which only costs a count.
+	var maxID int
+	if err := s.q.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM docs`).Scan(&maxID); err != nil {
+		return nil, nil, err
+	}
+	if maxID <= commonDocs {
+		return ts, nil, nil
+	}
 	for _, t := range ts {
 		var n int
 		// counting stops past commonDocs: a common word costs no more
@@ -235,19 +215,15 @@ func (s snapshot) byFrequency(ctx context.Context, ts []string) (rare, common []
 const topFactor = 4
 
 // rank returns the documents matching the FTS5 expression match among
-// the best top by BM25 that pass q's filters (ts are the words, for the
-// excerpts), with their relevance as Score.
+// the best top by BM25 that pass q's filters, with their relevance as
+// Score.
 func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
-	from, err := s.rankedFrom(ctx, match, q.MaxRanked)
-	if err != nil {
-		return nil, err
-	}
 	where, args := q.filters()
 	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
-		WHERE fts MATCH ? AND rowid >= ? ORDER BY r LIMIT ?)
+		WHERE fts MATCH ? ORDER BY r LIMIT ?)
 		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
 		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
-	args = append([]any{match, from, top}, args...)
+	args = append([]any{match, top}, args...)
 	rows, err := s.q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
@@ -271,23 +247,6 @@ func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hit
 		return nil, err
 	}
 	return hits, nil
-}
-
-// rankedFrom is the lowest rowid worth ranking for match: that of the
-// max-th most recently indexed document matching it, or 0 when max is 0
-// or the match has no more than max documents. FTS5 walks rowids in
-// order without scoring, so finding it costs little.
-func (s snapshot) rankedFrom(ctx context.Context, match string, max int) (int64, error) {
-	if max <= 0 {
-		return 0, nil
-	}
-	var from int64
-	err := s.q.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-		match, max-1).Scan(&from)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return from, err
 }
 
 // rankAll is rank of the best want*topFactor documents, or of all of

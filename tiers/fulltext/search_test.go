@@ -102,24 +102,6 @@ func TestSearchIgnoresWordsNotIndexed(t *testing.T) {
 	}
 }
 
-func TestMaxRankedBoundsCommonWords(t *testing.T) {
-	ix := openTest(t, logHome(t, commonDocs+100))
-	// all words common: only the 10 most recently indexed matches are
-	// ranked (a log is indexed line by line, first to last)
-	hits := search(t, ix, Query{Text: "kafka consumer", MaxRanked: 10})
-	if len(hits) != 10 {
-		t.Fatalf("bounded: %d hits %v", len(hits), cites(hits))
-	}
-	for _, h := range hits {
-		if h.Line < 2+commonDocs+100-10+1 {
-			t.Errorf("bounded ranking reached %s", h.Cite)
-		}
-	}
-	if hits := search(t, ix, Query{Text: "kafka consumer"}); len(hits) != commonDocs+100 {
-		t.Errorf("unbounded: %d hits", len(hits))
-	}
-}
-
 func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
 	ix := openTest(t, logHome(t, 1200))
 	hits := search(t, ix, Query{Text: "kafka"})
@@ -129,21 +111,6 @@ func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
 	for _, h := range hits {
 		if !strings.Contains(h.Excerpt, "kafka consumer") {
 			t.Fatalf("%s: excerpt %q", h.Cite, h.Excerpt)
-		}
-	}
-}
-
-func TestSearchFillsWithCommonWords(t *testing.T) {
-	// "item42" is rare, and alone finds one line: the lines of the common
-	// word follow it, bounded as asked; the rare word is not bounded.
-	ix := openTest(t, logHome(t, commonDocs+100))
-	hits := search(t, ix, Query{Text: "kafka item42", Limit: 5, MaxRanked: 10})
-	if len(hits) != 5 || hits[0].Cite != "memory/sessions/2026-11-20.md:45" {
-		t.Fatalf("got %v", cites(hits))
-	}
-	for _, h := range hits[1:] {
-		if h.Line < 2+commonDocs+100-10+1 || !strings.Contains(h.Excerpt, "kafka") {
-			t.Errorf("filled with %s %q", h.Cite, h.Excerpt)
 		}
 	}
 }

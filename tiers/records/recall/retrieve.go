@@ -105,8 +105,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", ctx.Err()
 	}
 	defer ix.Close()
-	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now,
-		MaxRanked: MaxRanked})
+	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now})
 	if err != nil {
 		return "", ctx.Err()
 	}
@@ -131,12 +130,6 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 // excerpts one prompt may receive, unless retrieval.excerpt_chars says
 // otherwise.
 const DefaultExcerptBudget = 1500
-
-// MaxRanked bounds the documents retrieval ranks when a prompt's words
-// are all common (see fulltext.Query.MaxRanked): the most recent 500 of
-// words found in thousands of session lines cost about a millisecond to
-// rank, all of them several.
-const MaxRanked = 500
 
 // excerptCandidates is how many hits beyond max_inject are ranked so that
 // excerpts compete with records; maxExcerpts bounds the excerpts shown.
