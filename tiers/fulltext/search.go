@@ -2,6 +2,7 @@ package fulltext
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 	"sort"
@@ -77,7 +78,13 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
+			// A connection still inside the transaction must serve no
+			// other statement: database/sql closes one reported bad.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
 	hits, err := snapshot{conn}.search(ctx, q, ts)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
