@@ -111,10 +111,16 @@ func call(ctx context.Context, h Handler, env Env, in Input) (Answer, error) {
 var errNoAnswer = errors.New("no answer in time")
 
 // untilDone runs fn in its own goroutine and returns its result, or
-// errNoAnswer as soon as ctx ends: fn may be blocked where ctx cannot
-// reach (a SQLite busy wait, a read on a hung mount) and is then left
-// behind. A panic in fn becomes an error.
+// errNoAnswer as soon as ctx ends (see start).
 func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	return start(fn)(ctx)
+}
+
+// start runs fn in its own goroutine and returns a wait for its result
+// that gives up with errNoAnswer as soon as ctx ends: fn may be blocked
+// where ctx cannot reach (a SQLite busy wait, a read on a hung mount) and
+// is then left behind. A panic in fn becomes an error.
+func start[T any](fn func() (T, error)) (wait func(context.Context) (T, error)) {
 	type result struct {
 		v   T
 		err error
@@ -129,12 +135,14 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 		v, err := fn()
 		done <- result{v, err}
 	}()
-	select {
-	case res := <-done:
-		return res.v, res.err
-	case <-ctx.Done():
-		var none T
-		return none, errNoAnswer
+	return func(ctx context.Context) (T, error) {
+		select {
+		case res := <-done:
+			return res.v, res.err
+		case <-ctx.Done():
+			var none T
+			return none, errNoAnswer
+		}
 	}
 }
 

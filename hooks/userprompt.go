@@ -21,20 +21,9 @@ func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	if err := capture(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt); err != nil {
 		notes = append(notes, "capture prompt: "+err.Error())
 	}
-	var trigger string
-	var triggerErr error
-	checked := make(chan struct{})
-	go func() {
-		defer close(checked)
-		defer func() {
-			if r := recover(); r != nil { // a hook fails open, even here
-				triggerErr = fmt.Errorf("internal error: %v", r)
-			}
-		}()
-		trigger, triggerErr = promptTrigger(ctx, env, in.SessionID)
-	}()
+	checkTrigger := start(func() (string, error) { return promptTrigger(ctx, env, in.SessionID) })
 	memories, warnings, err := retrieve(ctx, env, in)
-	<-checked
+	trigger, triggerErr := checkTrigger(ctx)
 	if triggerErr != nil {
 		notes = append(notes, "c4 threshold check: "+triggerErr.Error())
 	}
