@@ -114,7 +114,7 @@ func placeInArchive(target string, src []byte, moving []Entry) ([]byte, bool) {
 			continue
 		}
 		texts[e.Text] = -1
-		if i := copies.take(identity(e.Text)); i >= 0 {
+		if i := copies.take(Identity(e.Text)); i >= 0 {
 			replace[i] = e.Text
 			continue
 		}
@@ -152,7 +152,7 @@ func indexCopies(src []byte, have []Entry) *archiveCopies {
 		if h.Problem != "" || h.start+len(h.Text) > len(src) || string(src[h.start:h.start+len(h.Text)]) != h.Text {
 			continue
 		}
-		if id, _ := identity(h.Text); id != "" {
+		if id, _ := Identity(h.Text); id != "" {
 			c.byID[id] = append(c.byID[id], i)
 		} else {
 			c.idless[h.Text] = append(c.idless[h.Text], i)

@@ -53,10 +53,10 @@ func PlainLines(src []byte, start, end int, fn func(pos, next int, line string) 
 	}
 }
 
-// identity is the id an entry's text names, and its text without that
+// Identity is the id an entry's text names, and its text without that
 // comment's line. An entry with no id comment, or with more than one,
 // has no id: its text alone is what it is.
-func identity(text string) (id, rest string) {
+func Identity(text string) (id, rest string) {
 	src := []byte(text)
 	var line [2]int
 	n := 0

@@ -55,10 +55,12 @@ func contentText(content map[string]any) string {
 }
 
 // entryDocs are the entries of a markdown tier file (decisions, projects,
-// preferences, any ### entry). A superseded or archived decision counts as
-// retired. ok is false for a file with no entries, which is indexed as a
-// log instead.
-func entryDocs(path string) (docs []doc, ok bool) {
+// preferences, any ### entry), their text without the id comment. A
+// superseded or archived decision counts as retired. With backed, an
+// entry that names its record (see tiers.Identity) is left out: the
+// record's document stands for it, and one memory is found once. ok is
+// false for a file with no entries, which is indexed as a log instead.
+func entryDocs(path string, backed bool) (docs []doc, ok bool) {
 	entries, err := tiers.ParseFile(path)
 	if err != nil || len(entries) == 0 {
 		return nil, false
@@ -67,9 +69,13 @@ func entryDocs(path string) (docs []doc, ok bool) {
 		if e.Kind == tiers.KindSessionLine || e.Kind == tiers.KindCoreSection {
 			return nil, false
 		}
+		id, text := tiers.Identity(e.Text)
+		if backed && id != "" {
+			continue
+		}
 		d := doc{line: e.Line, status: statusActive, category: entryCategory(e.Kind),
 			title: toValidUTF8([]byte(e.Title)), tags: toValidUTF8([]byte(e.Fields["Tags"])),
-			body: clip(toValidUTF8([]byte(e.Text)), 4*maxDocBytes)}
+			body: clip(toValidUTF8([]byte(text)), 4*maxDocBytes)}
 		if !e.Date.IsZero() {
 			d.day = e.Date.Format("2006-01-02")
 		}

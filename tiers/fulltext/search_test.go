@@ -114,3 +114,23 @@ func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordBackedEntryFoundOnce: an entry naming its record by an id
+// comment is one memory with its record, found once, as the record; the
+// comment is no part of what an archived copy says.
+func TestRecordBackedEntryFoundOnce(t *testing.T) {
+	h := testHome(t)
+	write(t, filepath.Join(h.Layout.ReferenceDir(), "decisions.md"), "# Decisions\n\n"+
+		"### [2026-03-10] Postgres for the authentication store\n<!-- id: use-jwt -->\n- **Decision:** Postgres\n- **Status:** active\n")
+	write(t, filepath.Join(h.Layout.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n"+
+		"### [2024-05-01] JWT library choice\n<!-- id: jwt-library -->\n- **Decision:** golang-jwt\n- **Status:** active\n")
+	ix := openTest(t, h)
+	update(t, ix, true)
+	if got := cites(search(t, ix, Query{Text: "authentication"})); !slices.Equal(got, []string{"memory/records/decisions/use-jwt.json"}) {
+		t.Errorf("authentication: %v", got)
+	}
+	hits := search(t, ix, Query{Text: "golang library"})
+	if len(hits) != 1 || hits[0].Cite != "memory/archive/decisions-2024.md:3" || strings.Contains(hits[0].Excerpt, "id:") {
+		t.Errorf("archived entry: %+v", hits)
+	}
+}

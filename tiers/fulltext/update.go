@@ -332,7 +332,7 @@ func (u *updater) file(t tree, path string) error {
 		}
 		return u.remember(rel, key, logReader{})
 	case !asLog:
-		if docs, ok := entryDocs(path); ok {
+		if docs, ok := entryDocs(path, t.tier == TierReference); ok {
 			for _, d := range docs {
 				if err := u.insert(rel, t.tier, d); err != nil {
 					return err
