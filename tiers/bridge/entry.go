@@ -17,12 +17,14 @@ type entry struct {
 	// paired: the entry holds its id and matches its pair (see PairsFile);
 	// its record was not read.
 	paired bool
-	sum    string // digest(), taken when parsed
+	sum    string // digest(), taken when parsed summed
 }
 
 // parseEntries reads the record-backed entries of one reference file
 // (name relative to the memory dir). Files of other kinds hold none.
-func parseEntries(name string, src []byte) []entry {
+// summed takes the digest of each entry holding an id at once, for the
+// ingest's pairs (a splice's proof needs none).
+func parseEntries(name string, src []byte, summed bool) []entry {
 	s := specOfKind(tiers.KindOf(name))
 	if s == nil {
 		return nil
@@ -35,7 +37,9 @@ func parseEntries(name string, src []byte) []entry {
 	fill := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = newEntry(s, tes[i], src)
-			out[i].sum = out[i].digest()
+			if summed && out[i].id != "" {
+				out[i].sum = out[i].digest()
+			}
 		}
 	}
 	// Finding the ids and summing the entries for their pairs is a tenth

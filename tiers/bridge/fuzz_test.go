@@ -35,7 +35,7 @@ func FuzzSplice(f *testing.F) {
 	f.Add([]byte("### [2026-01-01] T #\n<!-- id: t -->\n<!-- id: t -->\n- **Decision:** a\n- **Status:** active"), uint8(0))
 	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
 		file := specs[int(which)%len(specs)].file
-		entries := parseEntries(file, src)
+		entries := parseEntries(file, src, false)
 		sp := newSplice(file, src)
 		used := map[string]bool{}
 		for i, e := range entries {
@@ -91,7 +91,7 @@ func FuzzSplice(f *testing.F) {
 			t.Fatalf("bytes of the file were lost:\n%q\n%q", src, out)
 		}
 		again := newSplice(file, out)
-		for _, e := range parseEntries(file, out) {
+		for _, e := range parseEntries(file, out, false) {
 			if e.problem == "" && e.id != "" && used[e.id] {
 				again.render(e, recordOf(t, e, e.id))
 			}
@@ -129,7 +129,7 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			content = map[string]any{"body": a + "\n" + b}
 		}
 		r := &records.Record{ID: "x", Title: title, Category: s.category, CreatedAt: "2026-03-15T10:30:00Z", Content: content}
-		es := parseEntries(s.file, []byte(s.block(r, "\n")))
+		es := parseEntries(s.file, []byte(s.block(r, "\n")), false)
 		if len(es) != 1 {
 			return // a value that starts a new block (a heading) is not a field
 		}

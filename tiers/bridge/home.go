@@ -179,7 +179,7 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("read %s: %w", rel, err)
 			}
-			out = append(out, &viewFile{rel: rel, src: src, entries: parseEntries(rel, src), archive: dir == "archive"})
+			out = append(out, &viewFile{rel: rel, src: src, entries: parseEntries(rel, src, true), archive: dir == "archive"})
 		}
 	}
 	return out, problems, nil

@@ -162,7 +162,7 @@ func (sp *splice) proveAll(out []byte) error {
 	var kept []string
 	before := sp.parsed
 	if before == nil {
-		before = parseEntries(sp.rel, sp.src)
+		before = parseEntries(sp.rel, sp.src, false)
 	}
 	for _, e := range before {
 		if !sp.touched[e.start] && !sp.gone[e.id] {
@@ -171,7 +171,7 @@ func (sp *splice) proveAll(out []byte) error {
 	}
 	found := map[string]bool{}
 	i := 0
-	for _, e := range parseEntries(sp.rel, out) {
+	for _, e := range parseEntries(sp.rel, out, false) {
 		if i < len(kept) && kept[i] == e.Text {
 			i++
 			continue
@@ -252,7 +252,7 @@ func (sp *splice) provenInPlace(out []byte) bool {
 	}
 	closing := b.Len()
 	b.WriteString(spliceEnd + "\n")
-	es := parseEntries(sp.rel, b.Bytes())
+	es := parseEntries(sp.rel, b.Bytes(), false)
 	if len(es) != 2 || es[0].start != at || es[1].start != closing || es[1].Title != spliceEnd[len("### "):] {
 		return false
 	}
