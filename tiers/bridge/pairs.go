@@ -20,9 +20,9 @@ import (
 
 // PairsFile, under memory/.state/, lists the entries the last ingest found
 // in step with their records: for each record (category/id), the key of
-// its file when it was read (see fileKey), the view file its entry was in
-// and a digest of what the entry says to the record (its id and the
-// fields the record maps). An ingest after a hand edit reads only the
+// its file when it was read (see fileKey) and a digest of what the entry
+// says to the record (its view file, its id and the fields the record
+// maps). An ingest after a hand edit reads only the
 // records whose file or entry no longer matches its pair: the others
 // would come out of it unchanged. A pair states a fact about two
 // contents, true for as long as both are as they were, so a stale pair
@@ -31,7 +31,7 @@ import (
 const PairsFile = "bridge-pairs.cache"
 
 // pair is one line of the PairsFile.
-type pair struct{ key, rel, digest string }
+type pair struct{ key, digest string }
 
 func (h Home) pairsPath() string { return filepath.Join(h.Layout.StateDir(), PairsFile) }
 
@@ -51,8 +51,8 @@ func (h Home) readPairs() map[string]pair {
 			data = nil
 		}
 		f := strings.Split(string(line), "\t")
-		if len(f) == 4 {
-			out[f[0]] = pair{key: f[1], rel: f[2], digest: f[3]}
+		if len(f) == 3 {
+			out[f[0]] = pair{key: f[1], digest: f[2]}
 		}
 	}
 	return out
@@ -69,12 +69,12 @@ func (in *ingester) savePairs() {
 		p, ok := in.pairs[key]
 		if !ok {
 			st := in.recs[key]
-			if st == nil || in.touched[st.abs] || e.problem != "" || st.fileKey == "" {
+			if st == nil || in.touched[st.abs] || e.problem != "" {
 				continue
 			}
-			p = pair{key: st.fileKey, rel: e.File, digest: e.digest()}
+			p = pair{key: st.fileKey, digest: e.digest()}
 		}
-		b.WriteString(key + "\t" + p.key + "\t" + p.rel + "\t" + p.digest + "\n")
+		b.WriteString(key + "\t" + p.key + "\t" + p.digest + "\n")
 	}
 	if os.MkdirAll(in.Layout.StateDir(), 0o755) == nil {
 		atomicfile.WriteFileUnsynced(in.pairsPath(), []byte(b.String()), 0o644)
@@ -132,7 +132,7 @@ func (in *ingester) settle(held []*stored, pairs map[string]pair) error {
 	for _, st := range held {
 		key := st.key()
 		p := pairs[key]
-		if e := in.holders[key]; e != nil && e.problem == "" && e.File == p.rel && e.digest() == p.digest {
+		if e := in.holders[key]; e != nil && e.problem == "" && e.digest() == p.digest {
 			e.paired = true
 			in.pairs[key] = p
 			continue
