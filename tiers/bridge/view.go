@@ -89,7 +89,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	}
 	switch {
 	case r.Status() == records.StatusActive && at != nil && !at.archive:
-		err = v.renderInPlace(at, found, r, false)
+		err = v.renderInPlace(at, found, r, v.stepIndex(), false)
 	case r.Status() == records.StatusActive:
 		err = v.apply(fileNamed(&files, home), func(sp *splice) { sp.add(s, []*records.Record{r}) }, false)
 		if err == nil && at != nil {
@@ -131,14 +131,10 @@ func (v *view) takeFiles() ([]*viewFile, error) {
 // was made for, the entry is not there as the index says, the rewrite is
 // not proven in place): then the whole file is read and parsed.
 func (v *view) renderIndexed(s *spec, r *records.Record, renamedFrom string) (string, bool, error) {
-	step := v.step
-	if step == nil || step.files != nil || step.index == "" || r.Status() != records.StatusActive {
+	if v.step == nil || v.step.files != nil || r.Status() != records.StatusActive {
 		return "", false, nil
 	}
-	xs, ok := parseIndex(step.index)
-	if !ok {
-		return "", false, nil
-	}
+	xs := v.stepIndex()
 	var x *indexed
 	for i := range xs {
 		if xs[i].category == s.category && (xs[i].id == r.ID || renamedFrom != "" && xs[i].id == renamedFrom) {
@@ -158,7 +154,7 @@ func (v *view) renderIndexed(s *spec, r *records.Record, renamedFrom string) (st
 		return "", false, nil
 	}
 	f := &viewFile{rel: x.rel, src: src, entries: []entry{e}}
-	if err := v.renderInPlace(f, e, r, true); err != nil {
+	if err := v.renderInPlace(f, e, r, xs, true); err != nil {
 		if errors.Is(err, errNotInPlace) {
 			return "", false, nil
 		}
@@ -184,16 +180,23 @@ func (v *view) readAsKeyed(path string) ([]byte, bool) {
 	return src, true
 }
 
-// renderInPlace rewrites entry e of f to show r, and moves the entry
-// index on by what the rewrite added: the entries after e shift, e keeps
-// its start and takes r's id.
-// partial says f.entries holds e only (see splice.partial).
-func (v *view) renderInPlace(f *viewFile, e entry, r *records.Record, partial bool) error {
-	var xs []indexed
-	ok := false
-	if v.step != nil && v.step.index != "" {
-		xs, ok = parseIndex(v.step.index)
+// stepIndex is the entry index Sync left (see indexed), or nil.
+func (v *view) stepIndex() []indexed {
+	if v.step == nil || v.step.index == "" {
+		return nil
 	}
+	xs, ok := parseIndex(v.step.index)
+	if !ok {
+		return nil
+	}
+	return xs
+}
+
+// renderInPlace rewrites entry e of f to show r, and moves the entry
+// index xs (see stepIndex) on by what the rewrite added: the entries after
+// e shift, e keeps its start and takes r's id.
+// partial says f.entries holds e only (see splice.partial).
+func (v *view) renderInPlace(f *viewFile, e entry, r *records.Record, xs []indexed, partial bool) error {
 	was := len(f.src)
 	sp, err := v.write(f, func(sp *splice) {
 		sp.partial = partial
@@ -202,7 +205,7 @@ func (v *view) renderInPlace(f *viewFile, e entry, r *records.Record, partial bo
 	if err != nil {
 		return err
 	}
-	if !ok || !sp.inPlace {
+	if xs == nil || !sp.inPlace {
 		// Proven by parsing the whole file, which does not prove the
 		// sections of the entries after e.
 		if v.step != nil {
