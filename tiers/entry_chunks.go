@@ -11,7 +11,7 @@ import (
 )
 
 // chunkSize is the least number of bytes a file must have per chunk for
-// topBlocks to parse it in chunks side by side: below it, starting a
+// allHeadingEntries to parse it in chunks side by side: below it, starting a
 // goroutine costs more than it saves.
 const chunkSize = 32 << 10
 
@@ -88,7 +88,6 @@ func hasPrefixAt(src []byte, at int, prefix string) bool {
 // chunk is one part of a file cut by chunkedEntries.
 type chunk struct {
 	start, end   int // the chunk's bytes in the file
-	stop         int // end of the parse: through the next chunk's first line
 	guess, after string
 	blocks       []ast.Node
 	entries      []Entry
@@ -106,15 +105,14 @@ func (p *entryParser) chunkedEntries(bounded []byte, cuts []int) ([]Entry, bool)
 	var wg sync.WaitGroup
 	for i := range cs {
 		c := &cs[i]
-		c.start, c.end, c.stop = starts[i], len(p.src), len(p.src)
+		c.start, c.end = starts[i], len(p.src)
 		if i+1 < len(starts) {
 			c.end = starts[i+1]
-			c.stop = min(p.lineEnd(c.end)+1, len(p.src))
 		}
 		if i > 0 {
 			c.guess = p.sectionBefore(c.start)
 		}
-		cut := func() { p.cutChunk(bounded, c, i > 0, i+1 < len(starts)) }
+		cut := func() { p.cutChunk(bounded, c, i > 0) }
 		if i == len(cs)-1 {
 			cut()
 			continue
@@ -143,22 +141,34 @@ func (p *entryParser) chunkedEntries(bounded []byte, cuts []int) ([]Entry, bool)
 }
 
 // cutChunk parses c and cuts it into entries with its guessed section;
-// c.ok says the parse is proven: its first block is a heading at its
-// start (first) and its last one a heading at the next chunk's (more).
-func (p *entryParser) cutChunk(bounded []byte, c *chunk, first, more bool) {
-	doc := parseFrom(bounded[:c.stop], c.start)
+// c.ok says the parse is proven (see blocksBetween; the first chunk need
+// not start with a heading).
+func (p *entryParser) cutChunk(bounded []byte, c *chunk, notFirst bool) {
+	if c.blocks, c.ok = p.blocksBetween(bounded, c.start, c.end, notFirst); c.ok {
+		c.entries, c.after = p.headingEntriesIn(c.blocks, c.guess, c.end)
+	}
+}
+
+// blocksBetween parses bounded (src bounded by boundNesting) from start
+// through the line at end, and answers the top-level blocks before end.
+// It answers false unless the line at start (when headed) and the line at
+// end (when inside src) come out top-level headings: then the blocks are
+// those a parse of the whole file finds there.
+func (p *entryParser) blocksBetween(bounded []byte, start, end int, headed bool) ([]ast.Node, bool) {
+	more, stop := end < len(p.src), len(p.src)
+	if more {
+		stop = min(p.lineEnd(end)+1, len(p.src))
+	}
+	doc := parseFrom(bounded[:stop], start)
 	head, last := doc.FirstChild(), doc.LastChild()
-	if first && !p.headingAt(head, c.start) || more && (head == last || !p.headingAt(last, c.end)) {
-		return
+	if headed && !p.headingAt(head, start) || more && (head == last || !p.headingAt(last, end)) {
+		return nil, false
 	}
-	for n := head; n != nil; n = n.NextSibling() {
-		if more && n == last {
-			break
-		}
-		c.blocks = append(c.blocks, n)
+	var blocks []ast.Node
+	for n := head; n != nil && !(more && n == last); n = n.NextSibling() {
+		blocks = append(blocks, n)
 	}
-	c.entries, c.after = p.headingEntriesIn(c.blocks, c.guess, c.end)
-	c.ok = true
+	return blocks, true
 }
 
 // sectionBefore guesses the section at pos: the text of the last line
@@ -203,7 +213,7 @@ func parseFrom(src []byte, pos int) ast.Node {
 // the line of an entry heading and end the line of the next heading of
 // the entry level or higher (or the end of src), both as a parse of the
 // whole of src read them, and section the section start is in. Then, as
-// topBlocks explains, the entries are those a parse of the whole file
+// allHeadingEntries explains, the entries are those a parse of the whole file
 // finds there. It answers false when the lines at start and end do not
 // come out top-level headings, which proves the caller's offsets wrong,
 // and for an entry ended by a setext heading (whose underline is on a
@@ -219,18 +229,9 @@ func ParseEntriesAt(name string, src []byte, start, end int, section string) ([]
 	if end < len(src) {
 		stop = min(p.lineEnd(end)+1, len(src))
 	}
-	bounded := boundNesting(src[:stop])
-	doc := parseFrom(bounded, start)
-	first, last := doc.FirstChild(), doc.LastChild()
-	if !p.headingAt(first, start) || (end < len(src) && (first == last || !p.headingAt(last, end))) {
+	blocks, ok := p.blocksBetween(boundNesting(src[:stop]), start, end, true)
+	if !ok {
 		return nil, false
-	}
-	var blocks []ast.Node
-	for n := first; n != nil; n = n.NextSibling() {
-		if end < len(src) && n == last {
-			break
-		}
-		blocks = append(blocks, n)
 	}
 	return p.headingEntries(blocks, section, end), true
 }
