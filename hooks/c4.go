@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -13,9 +12,10 @@ import (
 
 // c4SessionInit is the C4 part of the session-start context. A home without
 // a C4 database simply has no C4 part.
-func c4SessionInit(ctx context.Context, l tiers.Layout) (string, error) {
+func c4SessionInit(ctx context.Context, env Env) (string, error) {
+	l := env.Layout
 	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
-		return db.SessionInitFor(l.Kind(), syncThreshold(l), filepath.Join(l.ClaudeDir(), "skills"))
+		return db.SessionInitFor(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
 	})
 }
 
@@ -32,11 +32,11 @@ func c4Unsummarized(ctx context.Context, l tiers.Layout) (c4sync.Range, error) {
 // must not fail on its configuration.
 const thresholdEnv = "C4_SYNC_THRESHOLD"
 
-func syncThreshold(l tiers.Layout) int {
-	if n, err := strconv.Atoi(os.Getenv(thresholdEnv)); err == nil && n >= 0 {
+func syncThreshold(env Env) int {
+	if n, err := strconv.Atoi(env.getenv(thresholdEnv)); err == nil && n >= 0 {
 		return n
 	}
-	return c4sync.ThresholdFor(l.Kind())
+	return c4sync.ThresholdFor(env.Layout.Kind())
 }
 
 func withC4[T any](ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (T, error)) (T, error) {

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"os"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 )
@@ -16,13 +15,13 @@ const CaptureEnv = "ZYLOS_MEMORY_CAPTURE_PROMPTS"
 // CaptureChannel is the C4 channel of captured conversations.
 const CaptureChannel = "claude-code"
 
-func capturing() bool { return os.Getenv(CaptureEnv) == "1" }
+func capturing(env Env) bool { return env.getenv(CaptureEnv) == "1" }
 
 // capture records text in C4 (the session id as endpoint), creating the
 // database on first use: a home without a comm-bridge is what capture is
 // for.
 func capture(ctx context.Context, env Env, direction, sessionID, text string) error {
-	if text == "" || !capturing() {
+	if text == "" || !capturing(env) {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -37,7 +36,7 @@ func stop(ctx context.Context, env Env, in Input) (Answer, error) {
 	var msg bytes.Buffer
 	code := triage.Run(ctx, bytes.NewReader(in.Raw), &msg, triage.Options{
 		Config:   triageConfig(env),
-		Home:     os.Getenv("HOME"),
+		Home:     env.getenv("HOME"),
 		StateDir: env.Layout.StateDir(),
 		Command:  env.invocation(),
 		Now:      env.Now,
@@ -113,7 +112,7 @@ func triageConfig(env Env) records.TriageConfig {
 }
 
 func guardOptions(env Env) guard.Options {
-	return guard.Options{Root: env.Layout.RecordsDir(), Home: os.Getenv("HOME"), Command: env.invocation()}
+	return guard.Options{Root: env.Layout.RecordsDir(), Home: env.getenv("HOME"), Command: env.invocation()}
 }
 
 // checkedStamp is the time of the last check of changed records (Unix

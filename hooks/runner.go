@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -27,6 +28,17 @@ type Env struct {
 	Layout tiers.Layout
 	Now    func() time.Time
 	Binary string // this binary's absolute path, for the commands the hooks advise
+	// Getenv reads the environment the hook was started with; nil reads
+	// this process's. The resident service answers for hook processes
+	// whose environment is not its own.
+	Getenv func(string) string
+}
+
+func (e Env) getenv(key string) string {
+	if e.Getenv == nil {
+		return os.Getenv(key)
+	}
+	return e.Getenv(key)
 }
 
 // invocation is how the agent runs this binary for this home.

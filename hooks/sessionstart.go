@@ -27,7 +27,7 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: " + env.invocation() + " doctor.",
 			ReadMore: "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."}}
 	}
-	c4, err := c4WithinShare(ctx, env.Layout)
+	c4, err := c4WithinShare(ctx, env)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
@@ -52,16 +52,16 @@ const answerReserve = 150 * time.Millisecond
 // the deadline is spent: a C4 database another process holds locked would
 // otherwise keep the hook busy past its deadline, and the agent would get
 // no core memory either.
-func c4WithinShare(ctx context.Context, l tiers.Layout) (string, error) {
+func c4WithinShare(ctx context.Context, env Env) (string, error) {
 	share := DefaultDeadline - answerReserve
 	if deadline, ok := ctx.Deadline(); ok {
 		share = time.Until(deadline) - answerReserve
 	}
 	c4ctx, cancel := context.WithTimeout(ctx, share)
 	defer cancel()
-	text, err := untilDone(c4ctx, func() (string, error) { return c4SessionInit(c4ctx, l) })
+	text, err := untilDone(c4ctx, func() (string, error) { return c4SessionInit(c4ctx, env) })
 	if errors.Is(err, errNoAnswer) {
-		return "", fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), l.C4DB())
+		return "", fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), env.Layout.C4DB())
 	}
 	return text, err
 }

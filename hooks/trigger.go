@@ -21,7 +21,7 @@ const (
 // promptTrigger is the `[Action Required]` line for a prompt of the
 // session, or "" when it is not over the threshold or was already said.
 func promptTrigger(ctx context.Context, env Env, sessionID string) (string, error) {
-	threshold := syncThreshold(env.Layout)
+	threshold := syncThreshold(env)
 	r, err := c4Unsummarized(ctx, env.Layout)
 	if err != nil || r.Count <= int64(threshold) {
 		return "", err

@@ -13,10 +13,6 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// nowEnv fixes the clock for tests and reproducible runs (RFC 3339). It is
-// the only way the binary's notion of "now" can be changed.
-const nowEnv = "ZYLOS_MEMORY_NOW"
-
 // env is what a command takes from the process: the home it works on, the
 // clock, and the streams it reads and writes.
 type env struct {
@@ -51,7 +47,7 @@ func homeEnv(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
-	now, err := clock()
+	now, err := tiers.Clock(os.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -62,18 +58,6 @@ func homeEnv(c *cli.Context) (*env, error) {
 		stdout: c.App.Writer,
 		stderr: c.App.ErrWriter,
 	}, nil
-}
-
-func clock() (func() time.Time, error) {
-	fixed, ok := os.LookupEnv(nowEnv)
-	if !ok || fixed == "" {
-		return time.Now, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, fixed)
-	if err != nil {
-		return nil, fmt.Errorf("%s=%q: want RFC 3339 time: %w", nowEnv, fixed, err)
-	}
-	return func() time.Time { return t }, nil
 }
 
 // location is the timezone for dates and schedules (see tiers.Layout.Location).
