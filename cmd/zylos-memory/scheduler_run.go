@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/scheduler"
 )
 
@@ -49,6 +50,14 @@ func runScheduler(c *cli.Context) error {
 	d, err := scheduler.NewDaemon(e.layout, store, e.now, log, home)
 	if err != nil {
 		return err
+	}
+	// The service also answers the hooks of its home; without the socket
+	// they answer in their own processes, only slower.
+	if hookServer, err := resident.Listen(e.layout, log); err != nil {
+		log.Warn("hooks answer in their own processes", "err", err)
+	} else {
+		go hookServer.Serve()
+		defer hookServer.Close()
 	}
 	ctx, wake := handleSignals(log)
 	d.Wake = wake

@@ -1,0 +1,32 @@
+/* What the client in client.c and the server in server.go agree on. */
+#ifndef ZYLOS_MEMORY_RESIDENT_H
+#define ZYLOS_MEMORY_RESIDENT_H
+
+/* The first field of every request; a server of another protocol declines. */
+#define ZM_MAGIC "zylos-memory hook/1"
+
+/* The socket's name in the home's memory/.state directory. */
+#define ZM_SOCKET "hooks.sock"
+
+/* The hook entry points the service answers, space separated. */
+#define ZM_SERVED "user-prompt-submit"
+
+/* The server's first byte: it answers (a 4-byte deadline in ms follows) or
+ * declines (the hook answers in its own process). Then its answer: 'R',
+ * the exit status, and stdout and stderr, each as a 4-byte length and the
+ * bytes. Numbers are big-endian. */
+#define ZM_ACCEPT 'A'
+#define ZM_DECLINE 'D'
+#define ZM_ANSWER 'R'
+
+/* How long the client waits for ZM_ACCEPT before answering in its own
+ * process, and how long past the service's deadline it waits for the
+ * answer before failing open. */
+#define ZM_ACCEPT_WAIT_MS 250
+#define ZM_ANSWER_GRACE_MS 250
+
+/* The bounds the server sets on a request and the client on an answer. */
+#define ZM_MAX_REQUEST (1 << 20)
+#define ZM_MAX_ANSWER (16 << 20)
+
+#endif

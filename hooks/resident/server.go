@@ -1,0 +1,363 @@
+package resident
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/crashpoint"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// maxAnswering bounds the hooks answered at once; past it the service
+// declines and the hook processes answer themselves.
+const maxAnswering = 16
+
+// Server answers the hooks of one home on its socket.
+type Server struct {
+	layout   tiers.Layout
+	identity string
+	path     string
+	ln       *net.UnixListener
+	log      *slog.Logger
+	slots    chan struct{}
+	wg       sync.WaitGroup
+}
+
+// SocketPath is where the service of a home listens.
+func SocketPath(l tiers.Layout) string { return filepath.Join(l.StateDir(), socketName) }
+
+// Listen binds the socket of the home l (an absolute, confined home). The
+// caller holds the scheduler's lock, so a socket found there was left by
+// a service that died, and is replaced.
+func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
+	identity, err := binaryIdentity("/proc/self/exe")
+	if err != nil {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	path := SocketPath(l)
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	// Bound through the directory's descriptor, a home of any path length
+	// fits in sun_path, as client.c connects.
+	dir, err := syscall.Open(l.StateDir(), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("hook socket: open %s: %w", l.StateDir(), err)
+	}
+	defer syscall.Close(dir)
+	addr := &net.UnixAddr{Net: "unix", Name: fmt.Sprintf("/proc/self/fd/%d/%s", dir, socketName)}
+	ln, err := net.ListenUnix("unix", addr)
+	if err != nil {
+		return nil, fmt.Errorf("hook socket %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(false) // the name it was bound by dies with dir
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	return &Server{layout: l, identity: identity, path: path, ln: ln, log: log, slots: make(chan struct{}, maxAnswering)}, nil
+}
+
+// Serve answers until Close.
+func (s *Server) Serve() {
+	for {
+		conn, err := s.ln.AcceptUnix()
+		if errors.Is(err, net.ErrClosed) {
+			return
+		}
+		if err != nil {
+			s.log.Warn("hook socket", "err", err)
+			time.Sleep(10 * time.Millisecond) // out of descriptors: let answers finish
+			continue
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.handle(conn)
+		}()
+	}
+}
+
+// Close stops listening, removes the socket and waits for the answers
+// under way, each bounded by its hook's deadline.
+func (s *Server) Close() error {
+	err := s.ln.Close()
+	if rmErr := os.Remove(s.path); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && err == nil {
+		err = rmErr
+	}
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) handle(conn *net.UnixConn) {
+	defer conn.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("hook socket: internal error", "panic", r)
+		}
+	}()
+	conn.SetDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
+	inv, err := s.receive(conn)
+	if err == nil {
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		default:
+			err = errors.New("busy")
+		}
+	}
+	if err != nil {
+		s.log.Debug("hook left to its process", "err", err)
+		conn.Write([]byte{decline})
+		return
+	}
+	head := []byte{accept, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(head[1:], uint32(inv.deadline.Milliseconds()))
+	if _, err := conn.Write(head); err != nil {
+		return
+	}
+	// From here the hook's own deadline bounds the answer; the stdin the
+	// client relays is the hook's.
+	conn.SetDeadline(time.Time{})
+	var stdout, stderr bytes.Buffer
+	code := hooks.Run(context.Background(), inv.event, hooks.Options{
+		Env: inv.env, Deadline: inv.deadline, Stdin: conn, Stdout: &stdout, Stderr: &stderr,
+	})
+	conn.SetWriteDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
+	conn.Write(answerBytes(code, stdout.Bytes(), stderr.Bytes()))
+}
+
+// receive reads the request and resolves it, or says why the process
+// must answer itself.
+func (s *Server) receive(conn *net.UnixConn) (invocation, error) {
+	if err := samePeer(conn); err != nil {
+		return invocation{}, err
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(conn, size[:]); err != nil {
+		return invocation{}, err
+	}
+	n := binary.BigEndian.Uint32(size[:])
+	if n > maxRequest {
+		return invocation{}, fmt.Errorf("request of %d bytes", n)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(conn, body); err != nil {
+		return invocation{}, err
+	}
+	r, err := parseRequest(body)
+	if err != nil {
+		return invocation{}, err
+	}
+	return s.resolve(r)
+}
+
+func answerBytes(code int, stdout, stderr []byte) []byte {
+	out := make([]byte, 0, 13+len(stdout)+len(stderr))
+	out = append(out, answer)
+	out = binary.BigEndian.AppendUint32(out, uint32(code))
+	out = binary.BigEndian.AppendUint32(out, uint32(len(stdout)))
+	out = append(out, stdout...)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(stderr)))
+	return append(out, stderr...)
+}
+
+// samePeer refuses a client of another user.
+func samePeer(conn *net.UnixConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *syscall.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return err
+	}
+	if credErr != nil {
+		return credErr
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("client of uid %d", cred.Uid)
+	}
+	return nil
+}
+
+// binaryIdentity names a binary's file as client.c does: a binary
+// replaced on disk, by an upgrade say, is another build.
+func binaryIdentity(path string) (string, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d:%d:%d:%d.%09d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec), nil
+}
+
+// invocation is a hook as its process would have run it.
+type invocation struct {
+	event    hooks.Event
+	deadline time.Duration
+	env      hooks.Env
+}
+
+// resolve is what the process of r would run, as cmd/zylos-memory
+// resolves it, or an error when the service cannot answer for it exactly.
+func (s *Server) resolve(r request) (invocation, error) {
+	if r.identity != s.identity {
+		return invocation{}, errors.New("another build of zylos-memory")
+	}
+	dir, command, deadline, err := parseArgs(r.args[1:])
+	if err != nil {
+		return invocation{}, err
+	}
+	event, ok := hooks.EventByCommand(command)
+	if !ok || !slices.Contains(served, command) {
+		return invocation{}, fmt.Errorf("hook %q is not served", command)
+	}
+	if dir == "" {
+		dir, err = defaultDir(r)
+		if err != nil {
+			return invocation{}, err
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(workingDir(r), dir)
+	}
+	if filepath.Clean(dir) != s.layout.ZylosDir {
+		return invocation{}, fmt.Errorf("home %s is not the service's", dir)
+	}
+	tz, hasTZ := r.lookupEnv("TZ")
+	ownTZ, hasOwnTZ := os.LookupEnv("TZ")
+	if tz != ownTZ || hasTZ != hasOwnTZ {
+		return invocation{}, fmt.Errorf("timezone %q is not the service's", tz)
+	}
+	if _, ok := r.lookupEnv(crashpoint.Env); ok {
+		return invocation{}, errors.New("a crash point is set")
+	}
+	now, err := tiers.Clock(r.lookupEnv)
+	if err != nil {
+		return invocation{}, err
+	}
+	if err := s.layout.CheckConfined(); err != nil {
+		return invocation{}, err
+	}
+	binary := r.exe
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	return invocation{
+		event:    event,
+		deadline: deadline,
+		env:      hooks.Env{Layout: s.layout, Now: now, Binary: binary, Getenv: r.getenv},
+	}, nil
+}
+
+// parseArgs reads `[--zylos-dir DIR] hook COMMAND [--timeout D]`, each
+// flag in the forms Go's flag package takes; any other command line is
+// left to the process, whose parser has the last word.
+func parseArgs(args []string) (dir, command string, deadline time.Duration, err error) {
+	deadline = hooks.DefaultDeadline
+	global := true
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := flagOf(args[i])
+		switch {
+		case global && args[i] == "hook" && i+1 < len(args):
+			command, global = args[i+1], false
+			i++
+			continue
+		case name == "":
+			return "", "", 0, fmt.Errorf("argument %q", args[i])
+		case !hasValue && i+1 < len(args):
+			i++
+			value = args[i]
+		case !hasValue:
+			return "", "", 0, fmt.Errorf("flag %q without a value", args[i])
+		}
+		switch {
+		case global && name == "zylos-dir" && value != "":
+			dir = value
+		case !global && name == "timeout":
+			d, perr := time.ParseDuration(value)
+			if perr != nil {
+				return "", "", 0, perr
+			}
+			if d > 0 {
+				deadline = d
+			}
+		default:
+			return "", "", 0, fmt.Errorf("flag %q", args[i])
+		}
+	}
+	if command == "" {
+		return "", "", 0, errors.New("not a hook")
+	}
+	return dir, command, deadline, nil
+}
+
+// flagOf splits "-name", "--name" or "--name=value"; name is "" when arg
+// is not a flag.
+func flagOf(arg string) (name, value string, hasValue bool) {
+	switch {
+	case len(arg) > 2 && arg[:2] == "--":
+		arg = arg[2:]
+	case len(arg) > 1 && arg[0] == '-' && arg != "--":
+		arg = arg[1:]
+	default:
+		return "", "", false
+	}
+	if arg[0] == '-' || arg[0] == '=' {
+		return "", "", false
+	}
+	for i := range len(arg) {
+		if arg[i] == '=' {
+			return arg[:i], arg[i+1:], true
+		}
+	}
+	return arg, "", false
+}
+
+// defaultDir is the home of a process given no --zylos-dir: ZYLOS_DIR,
+// else $HOME/zylos (tiers.DefaultZylosDir).
+func defaultDir(r request) (string, error) {
+	if dir, ok := r.lookupEnv("ZYLOS_DIR"); ok {
+		if dir == "" {
+			return "", errors.New("ZYLOS_DIR is empty")
+		}
+		return dir, nil
+	}
+	home := r.getenv("HOME")
+	if home == "" {
+		return "", errors.New("no HOME")
+	}
+	return filepath.Join(home, "zylos"), nil
+}
+
+// workingDir is the process's os.Getwd: $PWD when it names the working
+// directory, as a path through a symlink may.
+func workingDir(r request) string {
+	pwd := r.getenv("PWD")
+	if filepath.IsAbs(pwd) {
+		a, errA := os.Stat(pwd)
+		b, errB := os.Stat(r.cwd)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return pwd
+		}
+	}
+	return r.cwd
+}
