@@ -104,6 +104,17 @@ func (c hookCall) run(tb testing.TB, zylos string) hookResult {
 // hookClock is testutil.Run's clock.
 const hookClock = "2026-03-15T10:30:00Z"
 
+// binaryCopy is another build as the service sees it: the same bytes in
+// another file.
+func binaryCopy(tb testing.TB) string {
+	tb.Helper()
+	copied := filepath.Join(tb.TempDir(), "zylos-memory")
+	if out, err := exec.Command("cp", testutil.Binary(tb), copied).CombinedOutput(); err != nil {
+		tb.Fatal(err, string(out))
+	}
+	return copied
+}
+
 func prompt(session, text string) string {
 	return fmt.Sprintf(`{"session_id":%q,"hook_event_name":"UserPromptSubmit","prompt":%q}`, session, text)
 }
@@ -208,14 +219,7 @@ func TestServiceLeavesToTheProcessWhatItCannotAnswerExactly(t *testing.T) {
 		filepath.Join(other, "memory", ".state", "hooks.sock")); err != nil {
 		t.Fatal(err)
 	}
-	copied := filepath.Join(t.TempDir(), "zylos-memory")
-	data, err := os.ReadFile(testutil.Binary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(copied, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copied := binaryCopy(t)
 	hook := []string{"hook", "user-prompt-submit"}
 	stdin := prompt("s", "kafka consumer lag alert")
 	cases := map[string]struct {
@@ -345,4 +349,37 @@ func TestServiceAnswersManyHooksAtOnce(t *testing.T) {
 		t.Error("the service answered none of them")
 	}
 	t.Logf("%d of %d answered by the service", served, n)
+}
+
+func TestDoctorSaysWhetherTheServiceAnswers(t *testing.T) {
+	zylos := residentHome(t)
+	line := func(bin string) string {
+		t.Helper()
+		cmd := exec.Command(bin, "doctor")
+		cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
+		out, _ := cmd.Output()
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.Contains(l, "hook service:") {
+				return l
+			}
+		}
+		t.Fatalf("doctor says nothing of the service:\n%s", out)
+		return ""
+	}
+	bin := testutil.Binary(t)
+	if l := line(bin); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "(not running)") {
+		t.Errorf("no service: %q", l)
+	}
+	d := startService(t, zylos)
+	if l := line(bin); !strings.HasPrefix(l, "ok") || !strings.Contains(l, fmt.Sprintf("pid %d answers", d.cmd.Process.Pid)) {
+		t.Errorf("service up: %q", l)
+	}
+	if l := line(binaryCopy(t)); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "another build") {
+		t.Errorf("another build: %q", l)
+	}
+	d.cmd.Process.Kill()
+	d.cmd.Wait()
+	if l := line(bin); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "gone, its socket left behind") {
+		t.Errorf("service killed: %q", l)
+	}
 }

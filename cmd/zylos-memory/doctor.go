@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/resident"
 )
 
 func init() {
@@ -15,7 +16,8 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if hooks.WriteReport(e.stdout, hooks.Diagnose(e.layout)) {
+			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout))
+			if hooks.WriteReport(e.stdout, checks) {
 				return cli.Exit("", 1)
 			}
 			return nil

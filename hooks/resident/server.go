@@ -52,19 +52,16 @@ func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	// Bound through the directory's descriptor, a home of any path length
-	// fits in sun_path, as client.c connects.
-	dir, err := syscall.Open(l.StateDir(), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("hook socket: open %s: %w", l.StateDir(), err)
-	}
-	defer syscall.Close(dir)
-	addr := &net.UnixAddr{Net: "unix", Name: fmt.Sprintf("/proc/self/fd/%d/%s", dir, socketName)}
-	ln, err := net.ListenUnix("unix", addr)
+	// As client.c connects: through the directory's descriptor.
+	var ln *net.UnixListener
+	err = throughDir(l.StateDir(), func(name string) (err error) {
+		ln, err = net.ListenUnix("unix", &net.UnixAddr{Net: "unix", Name: name})
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("hook socket %s: %w", path, err)
 	}
-	ln.SetUnlinkOnClose(false) // the name it was bound by dies with dir
+	ln.SetUnlinkOnClose(false) // the name it was bound by died with the descriptor
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
 		os.Remove(path)
@@ -179,24 +176,30 @@ func answerBytes(code int, stdout, stderr []byte) []byte {
 
 // samePeer refuses a client of another user.
 func samePeer(conn *net.UnixConn) error {
-	raw, err := conn.SyscallConn()
+	cred, err := peerCred(conn)
 	if err != nil {
 		return err
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("client of uid %d", cred.Uid)
+	}
+	return nil
+}
+
+// peerCred is the process at the other end of conn.
+func peerCred(conn *net.UnixConn) (*syscall.Ucred, error) {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return nil, err
 	}
 	var cred *syscall.Ucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	if credErr != nil {
-		return credErr
-	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("client of uid %d", cred.Uid)
-	}
-	return nil
+	return cred, credErr
 }
 
 // binaryIdentity names a binary's file as client.c does: a binary
