@@ -61,8 +61,9 @@ func write(t *testing.T, path, text string) {
 }
 
 // runClient runs one non-interactive Claude Code session in the home
-// against the stand-in and returns its output and debug log.
-func runClient(t *testing.T, bin, zylos, userHome, url, prompt string) (out string, took time.Duration) {
+// against the stand-in and returns its output and debug log; env is added
+// to the client's environment, which its hooks inherit.
+func runClient(t *testing.T, bin, zylos, userHome, url, prompt string, env ...string) (out, debug string, took time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -81,6 +82,7 @@ func runClient(t *testing.T, bin, zylos, userHome, url, prompt string) (out stri
 		"DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1",
 	}
+	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -89,7 +91,7 @@ func runClient(t *testing.T, bin, zylos, userHome, url, prompt string) (out stri
 	if err != nil {
 		t.Fatalf("claude: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), tail(stderr.String(), 4000))
 	}
-	debug := stderr.String()
+	debug = stderr.String()
 	logs, _ := filepath.Glob(filepath.Join(userHome, ".claude", "debug", "*"))
 	for _, l := range logs {
 		if data, err := os.ReadFile(l); err == nil {
@@ -97,7 +99,7 @@ func runClient(t *testing.T, bin, zylos, userHome, url, prompt string) (out stri
 		}
 	}
 	reportHookTimes(t, debug)
-	return stdout.String(), took
+	return stdout.String(), debug, took
 }
 
 func tail(s string, n int) string {
@@ -141,7 +143,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		{text: "Saved what mattered."},
 	}
 	api := startStandIn(t, script)
-	out, took := runClient(t, bin, zylos, userHome, api.url, "Why did we pick the sqlite database? Tidy the records.")
+	out, _, took := runClient(t, bin, zylos, userHome, api.url, "Why did we pick the sqlite database? Tidy the records.")
 	t.Logf("session 1 took %v; result: %s", took, tail(out, 500))
 	bodies := api.mainBodies()
 	if len(bodies) == 0 {
@@ -215,7 +217,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	// A second session right after: the trigger again once (a new
 	// session), and its stop is not silenced by the first one's block.
 	api2 := startStandIn(t, []reply{{text: final}, {text: "Saved."}})
-	_, took2 := runClient(t, bin, zylos, userHome, api2.url, "Anything else?")
+	_, _, took2 := runClient(t, bin, zylos, userHome, api2.url, "Anything else?")
 	t.Logf("session 2 took %v", took2)
 	bodies2 := api2.mainBodies()
 	last2 := bodies2[len(bodies2)-1]
@@ -224,5 +226,64 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	}
 	if n := strings.Count(last2, "[Action Required]"); n != 1 {
 		t.Errorf("second session: the sync trigger reached the model %d times, want once", n)
+	}
+}
+
+// TestClaudeCodeWithTheService runs a session in a home whose memory
+// service is up, as `make run` leaves it: the prompt hook is answered by
+// the service (hooks/resident) and says what the process would.
+func TestClaudeCodeWithTheService(t *testing.T) {
+	bin := client(t)
+	zylos, userHome := home(t)
+	service := exec.Command(testutil.Binary(t), "scheduler", "run")
+	service.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + userHome, "TZ=UTC", "ZYLOS_DIR=" + zylos}
+	if err := service.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { service.Process.Kill(); service.Wait() })
+	sock := filepath.Join(zylos, "memory", ".state", "hooks.sock")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the service made no %s", sock)
+		}
+	}
+	api := startStandIn(t, []reply{{text: "We decided on SQLite because it is embedded."}, {text: "Saved."}})
+	// A hook whose Go runtime started prints its package inits on stderr,
+	// which Claude Code's debug log shows; one the service answered does
+	// not start it.
+	_, debug, took := runClient(t, bin, zylos, userHome, api.url, "Why did we pick the sqlite database?", "GODEBUG=inittrace=1")
+	t.Logf("session took %v", took)
+	stderrOf := func(event string) string {
+		for _, line := range strings.Split(debug, "\n") {
+			if _, rest, ok := strings.Cut(line, ` (`+event+`) success:`); ok && strings.Contains(line, `"Hook `+event) {
+				_, stderr, _ := strings.Cut(rest, `stderr:`)
+				return stderr
+			}
+		}
+		t.Fatalf("no %s hook in the debug log", event)
+		return ""
+	}
+	if !strings.Contains(stderrOf("SessionStart"), "init runtime") {
+		t.Fatal("GODEBUG did not reach the hooks: this test cannot tell who answered")
+	}
+	if s := stderrOf("UserPromptSubmit"); strings.Contains(s, "init runtime") {
+		t.Errorf("the prompt hook answered in its own process: %.300s", s)
+	}
+	bodies := api.mainBodies()
+	if len(bodies) == 0 {
+		t.Fatal("no request reached the stand-in")
+	}
+	if first := bodies[0]; !strings.Contains(first, "memory-context") || !strings.Contains(first, "Use SQLite for the conversation log") {
+		t.Error("the service's recall did not reach the model")
+	}
+	if n := strings.Count(bodies[len(bodies)-1], "[Action Required]"); n != 1 {
+		t.Errorf("the sync trigger reached the model %d times, want once", n)
+	}
+	fetch := testutil.Run{ZylosDir: zylos}.Exec(t, "c4", "fetch", "--begin", "32", "--end", "100").Stdout
+	if !strings.Contains(fetch, "Why did we pick the sqlite database?") {
+		t.Errorf("the service did not capture the prompt in C4:\n%s", fetch)
 	}
 }
