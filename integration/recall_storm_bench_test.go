@@ -23,15 +23,27 @@ const stormSize = 200
 // home with session logs, records and a C4 database, and reports the p50
 // and p99 of their wall times and how many answered nothing (each should
 // answer: every prompt matches memory). The hook's own deadline is 800 ms.
-func BenchmarkHookStorm200(b *testing.B) {
+func BenchmarkHookStorm200(b *testing.B) { benchmarkStorm(b, false) }
+
+// BenchmarkHookStorm200Service is the storm with the home's memory
+// service up: it answers 8 hooks at a time, queues others briefly, and
+// leaves the rest to their own processes (inproc/storm).
+func BenchmarkHookStorm200Service(b *testing.B) { benchmarkStorm(b, true) }
+
+func benchmarkStorm(b *testing.B, service bool) {
 	zylos := stormHome(b)
+	if service {
+		startService(b, zylos)
+	}
 	bin := testutil.Binary(b)
-	env := testutil.Run{ZylosDir: zylos}.Environ()
+	// A hook that answers in its own process prints its package inits.
+	env := testutil.Run{ZylosDir: zylos, Env: []string{"GODEBUG=inittrace=1"}}.Environ()
 	var all []time.Duration
-	empty := 0
+	empty, inProcess := 0, 0
 	cpu := childrenCPU()
 	for b.Loop() {
-		times, silent := storm(b, bin, env)
+		times, silent, own := storm(b, bin, env)
+		inProcess += own
 		all = append(all, times...)
 		empty += silent
 	}
@@ -39,15 +51,17 @@ func BenchmarkHookStorm200(b *testing.B) {
 	b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
 	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
 	b.ReportMetric(float64(empty)/float64(b.N), "empty/storm")
+	b.ReportMetric(float64(inProcess)/float64(b.N), "inproc/storm")
 	b.ReportMetric(ms(childrenCPU()-cpu)/float64(b.N*stormSize), "cpu-ms/hook")
 }
 
-// storm runs stormSize hooks together and returns their wall times and
-// how many printed no context.
-func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
+// storm runs stormSize hooks together and returns their wall times, how
+// many printed no context, and how many answered in their own process.
+func storm(b *testing.B, bin string, env []string) (times []time.Duration, silent, own int) {
 	var wg sync.WaitGroup
-	times := make([]time.Duration, stormSize)
-	silent := make([]bool, stormSize)
+	times = make([]time.Duration, stormSize)
+	empty := make([]bool, stormSize)
+	inProcess := make([]bool, stormSize)
 	start := make(chan struct{})
 	for i := range stormSize {
 		wg.Add(1)
@@ -81,21 +95,35 @@ func storm(b *testing.B, bin string, env []string) ([]time.Duration, int) {
 				b.Error(err)
 			}
 			times[i] = time.Since(t0)
-			silent[i] = !strings.Contains(out.String(), "kafka")
-			if silent[i] {
-				b.Logf("silent hook after %v: %q %q", times[i], out.String(), errOut.String())
+			empty[i] = !strings.Contains(out.String(), "kafka")
+			inProcess[i] = strings.Contains(errOut.String(), "init runtime")
+			if empty[i] {
+				b.Logf("silent hook after %v: %q %q", times[i], out.String(), withoutInits(errOut.String()))
 			}
 		}()
 	}
 	close(start)
 	wg.Wait()
-	n := 0
-	for _, s := range silent {
-		if s {
-			n++
+	for i := range stormSize {
+		if empty[i] {
+			silent++
+		}
+		if inProcess[i] {
+			own++
 		}
 	}
-	return times, n
+	return times, silent, own
+}
+
+// withoutInits drops the lines GODEBUG=inittrace=1 adds to stderr.
+func withoutInits(stderr string) string {
+	var kept []string
+	for _, line := range strings.SplitAfter(stderr, "\n") {
+		if !strings.HasPrefix(line, "init ") {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "")
 }
 
 // stormHome is a home of a month of session logs and a C4 database of

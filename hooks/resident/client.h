@@ -22,7 +22,7 @@
 /* How long the client waits for ZM_ACCEPT before answering in its own
  * process, and how long past the service's deadline it waits for the
  * answer before failing open. */
-#define ZM_ACCEPT_WAIT_MS 250
+#define ZM_ACCEPT_WAIT_MS 500
 #define ZM_ANSWER_GRACE_MS 250
 
 /* The bounds the server sets on a request and the client on an answer. */

@@ -22,9 +22,15 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// maxAnswering bounds the hooks answered at once; past it the service
-// declines and the hook processes answer themselves.
-const maxAnswering = 16
+// maxAnswering bounds the hooks answered at once. A hook past it waits
+// for a turn up to turnWait, then is declined and answers itself. Under a
+// storm of prompts, queueing beats declining: a hook the service answers
+// costs its process a few system calls, one that answers itself a Go
+// program's start, which takes the CPU from the service.
+const (
+	maxAnswering = 16
+	turnWait     = 350 * time.Millisecond
+)
 
 // Server answers the hooks of one home on its socket.
 type Server struct {
@@ -111,12 +117,14 @@ func (s *Server) handle(conn *net.UnixConn) {
 	conn.SetDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
 	inv, err := s.receive(conn)
 	if err == nil {
+		turn := time.NewTimer(turnWait)
 		select {
 		case s.slots <- struct{}{}:
 			defer func() { <-s.slots }()
-		default:
+		case <-turn.C:
 			err = errors.New("busy")
 		}
+		turn.Stop()
 	}
 	if err != nil {
 		s.log.Debug("hook left to its process", "err", err)
