@@ -67,6 +67,11 @@ type Options struct {
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer
+	// Finished, when set, is called once the entry point has returned,
+	// which may be after Run returned at the deadline: a long-running
+	// caller bounds the entry points still at work, where a hook process
+	// simply exits.
+	Finished func()
 }
 
 // Run executes the entry point of ev and returns the process exit status.
@@ -75,7 +80,13 @@ type Options struct {
 func Run(ctx context.Context, ev Event, opts Options) int {
 	h := handlers[ev.Command]
 	if h == nil {
+		if opts.Finished != nil {
+			opts.Finished()
+		}
 		return failOpen(opts.Stderr, ev, fmt.Errorf("no entry point in this build"))
+	}
+	if opts.Finished != nil {
+		h = finishing(h, opts.Finished)
 	}
 	if opts.Deadline <= 0 {
 		opts.Deadline = DefaultDeadline
@@ -88,6 +99,13 @@ func Run(ctx context.Context, ev Event, opts Options) int {
 		return failOpen(opts.Stderr, ev, err)
 	}
 	return write(opts, ev, ans)
+}
+
+func finishing(h Handler, finished func()) Handler {
+	return func(ctx context.Context, env Env, in Input) (Answer, error) {
+		defer finished()
+		return h(ctx, env, in)
+	}
 }
 
 // readInput spends at most half the deadline on stdin, so a pipe that is

@@ -99,3 +99,35 @@ func TestRunPassesBlockingAnswer(t *testing.T) {
 		t.Errorf("code %d stdout %q stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestRunFinishedAfterTheEntryPoint: an entry point that outlives the
+// deadline is reported finished when it returns, not when Run does, so a
+// long-running caller can bound the ones still at work.
+func TestRunFinishedAfterTheEntryPoint(t *testing.T) {
+	release := make(chan struct{})
+	ev := Event{Name: "Test", Command: "test-finished"}
+	handlers[ev.Command] = func(context.Context, Env, Input) (Answer, error) {
+		<-release // ignores ctx, as a read on a hung mount would
+		return Answer{}, nil
+	}
+	t.Cleanup(func() { delete(handlers, ev.Command) })
+	finished := make(chan struct{})
+	code := Run(context.Background(), ev, Options{
+		Deadline: 20 * time.Millisecond, Stdin: strings.NewReader(`{}`), Stdout: io.Discard, Stderr: io.Discard,
+		Finished: func() { close(finished) },
+	})
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	select {
+	case <-finished:
+		t.Fatal("finished before the entry point returned")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	select {
+	case <-finished:
+	case <-time.After(5 * time.Second):
+		t.Fatal("never finished")
+	}
+}

@@ -49,6 +49,8 @@ type hookCall struct {
 	// hold keeps stdin open after the payload, as a client that never
 	// closes the pipe.
 	hold bool
+	// stdinPath, when set, is opened as stdin instead.
+	stdinPath string
 }
 
 // hookResult is what a hook process left, with how long it took and
@@ -66,9 +68,20 @@ func (c hookCall) run(tb testing.TB, zylos string) hookResult {
 	cmd := exec.CommandContext(ctx, testutil.Binary(tb), c.args...)
 	cmd.Env = testutil.Run{ZylosDir: zylos, Env: append([]string{"GODEBUG=inittrace=1"}, c.env...)}.Environ()
 	cmd.Dir = c.dir
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
+	var in io.WriteCloser = nopCloser{io.Discard}
+	if c.stdinPath != "" {
+		f, err := os.Open(c.stdinPath)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	} else {
+		pipe, err := cmd.StdinPipe()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		in = pipe
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,7 +93,7 @@ func (c hookCall) run(tb testing.TB, zylos string) hookResult {
 	if !c.hold {
 		in.Close()
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	in.Close()
 	res := hookResult{elapsed: time.Since(t0)}
 	if exit, ok := err.(*exec.ExitError); ok {
@@ -114,6 +127,10 @@ func binaryCopy(tb testing.TB) string {
 	}
 	return copied
 }
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 func prompt(session, text string) string {
 	return fmt.Sprintf(`{"session_id":%q,"hook_event_name":"UserPromptSubmit","prompt":%q}`, session, text)
@@ -226,12 +243,15 @@ func TestServiceLeavesToTheProcessWhatItCannotAnswerExactly(t *testing.T) {
 		call hookCall
 		home string
 	}{
-		"another timezone": {hookCall{args: hook, env: []string{"TZ=Asia/Tokyo"}, stdin: stdin}, zylos},
-		"another home":     {hookCall{args: hook, stdin: stdin}, other},
-		"a crash point":    {hookCall{args: hook, env: []string{"ZYLOS_MEMORY_TEST_CRASH_AT=nowhere"}, stdin: stdin}, zylos},
-		"a bad timeout":    {hookCall{args: append(hook, "--timeout", "soon"), stdin: stdin}, zylos},
-		"a bad clock":      {hookCall{args: hook, env: []string{"ZYLOS_MEMORY_NOW=tomorrow"}, stdin: stdin}, zylos},
-		"an unserved hook": {hookCall{args: []string{"hook", "pre-tool-use"}, stdin: `{"tool_name":"Write","tool_input":{"file_path":"/tmp/x"}}`}, zylos},
+		"another timezone":       {hookCall{args: hook, env: []string{"TZ=Asia/Tokyo"}, stdin: stdin}, zylos},
+		"another home":           {hookCall{args: hook, stdin: stdin}, other},
+		"a crash point":          {hookCall{args: hook, env: []string{"ZYLOS_MEMORY_TEST_CRASH_AT=nowhere"}, stdin: stdin}, zylos},
+		"a bad timeout":          {hookCall{args: append(hook, "--timeout", "soon"), stdin: stdin}, zylos},
+		"a bad clock":            {hookCall{args: hook, env: []string{"ZYLOS_MEMORY_NOW=tomorrow"}, stdin: stdin}, zylos},
+		"an unserved hook":       {hookCall{args: []string{"hook", "pre-tool-use"}, stdin: `{"tool_name":"Write","tool_input":{"file_path":"/tmp/x"}}`}, zylos},
+		"a timeout over an hour": {hookCall{args: append(hook, "--timeout", "2h"), stdin: stdin}, zylos},
+		// Its read error is the process's to report.
+		"stdin a directory": {hookCall{args: hook, stdinPath: t.TempDir()}, zylos},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -382,4 +402,78 @@ func TestDoctorSaysWhetherTheServiceAnswers(t *testing.T) {
 	if l := line(bin); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "gone, its socket left behind") {
 		t.Errorf("service killed: %q", l)
 	}
+}
+
+// TestServiceLeavesNoTrace: what the service starts for a hook it answers
+// (an index build in the background) is reaped, and a client on a small
+// stack still answers.
+func TestServiceLeavesNoTrace(t *testing.T) {
+	zylos := stormHome(t) // large enough that a hook cannot build its index in 12 ms
+	d := startService(t, zylos)
+	index, _ := filepath.Glob(filepath.Join(zylos, "memory", ".state", "search.db*"))
+	for _, f := range index {
+		os.Remove(f)
+	}
+	// Too short a deadline to build the index in the hook: it is built
+	// in the background.
+	quick := hookCall{args: []string{"hook", "user-prompt-submit", "--timeout", "12ms"}, stdin: prompt("s", "kafka consumer lag")}
+	for range 3 {
+		if res := quick.run(t, zylos); res.goRan {
+			t.Fatalf("the process answered itself: %+v", res)
+		}
+	}
+	// Wait for the background build to end, then no child may be left.
+	seen := false
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		alive, defunct := children(t, d.cmd.Process.Pid)
+		seen = seen || alive+defunct > 0
+		if alive == 0 {
+			if defunct > 0 {
+				t.Fatalf("the service left %d defunct children", defunct)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background index build still runs after 30 s")
+		}
+	}
+	if !seen {
+		t.Fatal("no background index build was started: this test tests nothing")
+	}
+
+	cmd := exec.Command("sh", "-c", `ulimit -s 128 && exec "$0" hook user-prompt-submit`, testutil.Binary(t))
+	cmd.Env = testutil.Run{ZylosDir: zylos, Env: []string{"GODEBUG=inittrace=1"}}.Environ()
+	cmd.Stdin = strings.NewReader(prompt("s", "kafka consumer lag alert"))
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "init runtime") || !strings.Contains(string(out), "kafka consumer") {
+		t.Fatalf("on a 128 KiB stack: %v\n%s", err, out)
+	}
+}
+
+// children counts the live and the defunct (zombie) children of pid.
+func children(tb testing.TB, pid int) (alive, defunct int) {
+	tb.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		_, rest, ok := strings.Cut(string(data), ") ")
+		var state string
+		var ppid int
+		if !ok {
+			continue
+		}
+		if _, err := fmt.Sscan(rest, &state, &ppid); err != nil || ppid != pid {
+			continue
+		}
+		if state == "Z" {
+			defunct++
+		} else {
+			alive++
+		}
+	}
+	return alive, defunct
 }

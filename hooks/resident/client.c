@@ -73,7 +73,7 @@ static int poll_until(struct pollfd *fds, nfds_t n, int64_t deadline) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
 			return 0;
-		int r = poll(fds, n, (int)left);
+		int r = poll(fds, n, left > INT_MAX ? INT_MAX : (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
 		return r;
@@ -114,16 +114,36 @@ static int recv_full(int fd, char *p, size_t n, int64_t deadline) {
 	return 0;
 }
 
+/* write_all writes to stdout or stderr, which the hook's caller may have
+ * made non-blocking, as Go's poller would: waiting until it drains. */
 static void write_all(int fd, const char *p, size_t n) {
+	int64_t deadline = now_ms() + ZM_WRITE_WAIT_MS;
 	while (n > 0) {
 		ssize_t w = write(fd, p, n);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		struct pollfd pf = {fd, POLLOUT, 0};
+		if (w == 0 || errno != EAGAIN || poll_until(&pf, 1, deadline) <= 0)
 			return;
-		p += w;
-		n -= (size_t)w;
 	}
+}
+
+/* stdio_usable tells whether stdin, stdout and stderr are as a hook's
+ * process expects them: open, and stdin readable. Anything else (a closed
+ * descriptor, which the Go runtime would replace by /dev/null; stdin a
+ * directory or write-only, whose read error the process reports) is left
+ * to the process. */
+static int stdio_usable(void) {
+	struct stat st;
+	int flags = fcntl(0, F_GETFL);
+	if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY || fstat(0, &st) != 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return fcntl(1, F_GETFD) >= 0 && fcntl(2, F_GETFD) >= 0;
 }
 
 static int served(const char *event) {
@@ -228,7 +248,9 @@ static int request(struct buf *b, int argc, char **argv, char **envp) {
 /* relay passes stdin to the service until its answer is complete or
  * deadline passes; 0 when ans holds the whole answer. */
 static int relay(int sock, struct buf *ans, int64_t deadline) {
-	char in[65536], chunk[65536];
+	/* Static: a constructor may run on a small stack (ulimit -s), and
+	 * runs once, before any other thread. */
+	static char in[65536], chunk[65536];
 	size_t inlen = 0, inoff = 0;
 	int stdin_fd = 0;
 	for (;;) {
@@ -275,7 +297,7 @@ static int relay(int sock, struct buf *ans, int64_t deadline) {
 static int answer(int argc, char **argv, char **envp, int *code) {
 	const char *event = NULL;
 	const char *home = home_of(argc, argv, &event);
-	if (event == NULL)
+	if (event == NULL || !stdio_usable())
 		return 0;
 	int sock = connect_service(home);
 	if (sock < 0)
@@ -317,8 +339,12 @@ out:
 	return answered;
 }
 
+/* glibc passes argc, argv and the environment to constructors; other C
+ * libraries (musl) pass nothing, and there every hook answers itself. */
+#ifdef __GLIBC__
 __attribute__((constructor)) static void zylos_memory_hook_client(int argc, char **argv, char **envp) {
 	int code;
 	if (answer(argc, argv, envp, &code))
 		_exit(code);
 }
+#endif

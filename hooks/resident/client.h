@@ -25,6 +25,9 @@
 #define ZM_ACCEPT_WAIT_MS 500
 #define ZM_ANSWER_GRACE_MS 250
 
+/* How long the client waits for a full stdout or stderr to drain. */
+#define ZM_WRITE_WAIT_MS 5000
+
 /* The bounds the server sets on a request and the client on an answer. */
 #define ZM_MAX_REQUEST (1 << 20)
 #define ZM_MAX_ANSWER (16 << 20)

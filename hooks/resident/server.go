@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -32,6 +33,14 @@ const (
 	turnWait     = 350 * time.Millisecond
 )
 
+// lateAccept is how long after a client connected its accept may still be
+// sent: past it the client may be answering itself already.
+const lateAccept = acceptWaitMS * time.Millisecond * 4 / 5
+
+// maxDeadline bounds the --timeout the service answers under, so that the
+// client's wait fits its arithmetic; a longer one is left to the process.
+const maxDeadline = time.Hour
+
 // Server answers the hooks of one home on its socket.
 type Server struct {
 	layout   tiers.Layout
@@ -40,7 +49,10 @@ type Server struct {
 	ln       *net.UnixListener
 	log      *slog.Logger
 	slots    chan struct{}
-	wg       sync.WaitGroup
+
+	mu     sync.Mutex // guards closed and the adds to wg
+	closed bool
+	wg     sync.WaitGroup
 }
 
 // SocketPath is where the service of a home listens.
@@ -88,7 +100,14 @@ func (s *Server) Serve() {
 			time.Sleep(10 * time.Millisecond) // out of descriptors: let answers finish
 			continue
 		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			conn.Close()
+			return
+		}
 		s.wg.Add(1)
+		s.mu.Unlock()
 		go func() {
 			defer s.wg.Done()
 			s.handle(conn)
@@ -99,6 +118,9 @@ func (s *Server) Serve() {
 // Close stops listening, removes the socket and waits for the answers
 // under way, each bounded by its hook's deadline.
 func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	err := s.ln.Close()
 	if rmErr := os.Remove(s.path); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && err == nil {
 		err = rmErr
@@ -114,17 +136,19 @@ func (s *Server) handle(conn *net.UnixConn) {
 			s.log.Error("hook socket: internal error", "panic", r)
 		}
 	}()
-	conn.SetDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
+	arrived := time.Now()
+	conn.SetDeadline(arrived.Add(acceptWaitMS * time.Millisecond))
 	inv, err := s.receive(conn)
 	if err == nil {
-		turn := time.NewTimer(turnWait)
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-		case <-turn.C:
-			err = errors.New("busy")
-		}
-		turn.Stop()
+		err = s.takeTurn()
+	}
+	// The turn is held until the entry point has returned, which may be
+	// after its answer was sent at the deadline.
+	var once sync.Once
+	release := func() { once.Do(func() { <-s.slots }) }
+	if err == nil && time.Since(arrived) > lateAccept {
+		release()
+		err = errors.New("too late to accept")
 	}
 	if err != nil {
 		s.log.Debug("hook left to its process", "err", err)
@@ -134,6 +158,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 	head := []byte{accept, 0, 0, 0, 0}
 	binary.BigEndian.PutUint32(head[1:], uint32(inv.deadline.Milliseconds()))
 	if _, err := conn.Write(head); err != nil {
+		release()
 		return
 	}
 	// From here the hook's own deadline bounds the answer; the stdin the
@@ -141,10 +166,22 @@ func (s *Server) handle(conn *net.UnixConn) {
 	conn.SetDeadline(time.Time{})
 	var stdout, stderr bytes.Buffer
 	code := hooks.Run(context.Background(), inv.event, hooks.Options{
-		Env: inv.env, Deadline: inv.deadline, Stdin: conn, Stdout: &stdout, Stderr: &stderr,
+		Env: inv.env, Deadline: inv.deadline, Stdin: conn, Stdout: &stdout, Stderr: &stderr, Finished: release,
 	})
 	conn.SetWriteDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
 	conn.Write(answerBytes(code, stdout.Bytes(), stderr.Bytes()))
+}
+
+// takeTurn waits up to turnWait for one of the maxAnswering turns.
+func (s *Server) takeTurn() error {
+	turn := time.NewTimer(turnWait)
+	defer turn.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-turn.C:
+		return errors.New("busy")
+	}
 }
 
 // receive reads the request and resolves it, or says why the process
@@ -268,7 +305,8 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if err := s.layout.CheckConfined(); err != nil {
 		return invocation{}, err
 	}
-	binary := r.exe
+	// As os.Executable names a binary deleted since it started.
+	binary := strings.TrimSuffix(r.exe, " (deleted)")
 	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
 		binary = resolved
 	}
@@ -307,6 +345,9 @@ func parseArgs(args []string) (dir, command string, deadline time.Duration, err 
 			d, perr := time.ParseDuration(value)
 			if perr != nil {
 				return "", "", 0, perr
+			}
+			if d > maxDeadline {
+				return "", "", 0, fmt.Errorf("--timeout %v over %v", d, maxDeadline)
 			}
 			if d > 0 {
 				deadline = d

@@ -7,7 +7,8 @@ import (
 
 // BackgroundReindex is an Options.Background that starts `binary
 // --zylos-dir DIR reindex` in a session of its own, detached from the
-// caller (which exits without waiting for it), with no input or output.
+// caller, with no input or output. A hook process exits without waiting
+// for it; a long-running one (the memory service) reaps it when it ends.
 // With binary "", there is none.
 func BackgroundReindex(binary, zylosDir string) func() error {
 	if binary == "" {
@@ -19,6 +20,7 @@ func BackgroundReindex(binary, zylosDir string) func() error {
 		if err := cmd.Start(); err != nil {
 			return err
 		}
-		return cmd.Process.Release()
+		go cmd.Wait()
+		return nil
 	}
 }
