@@ -477,3 +477,54 @@ func children(tb testing.TB, pid int) (alive, defunct int) {
 	}
 	return alive, defunct
 }
+
+// TestServiceAnswerWaitsForAFullStdout: a caller that hands the hook a
+// non-blocking stdout, full for a while, still gets the whole answer.
+func TestServiceAnswerWaitsForAFullStdout(t *testing.T) {
+	zylos := residentHome(t)
+	startService(t, zylos)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fd := int(w.Fd()) // Fd makes the file blocking: set non-blocking after
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	filler := bytes.Repeat([]byte("x"), 4096)
+	filled := 0
+	for {
+		n, err := syscall.Write(fd, filler)
+		if err != nil {
+			break // EAGAIN: the pipe is full
+		}
+		filled += n
+	}
+	cmd := exec.Command(testutil.Binary(t), "hook", "user-prompt-submit")
+	cmd.Env = testutil.Run{ZylosDir: zylos, Env: []string{"GODEBUG=inittrace=1"}}.Environ()
+	cmd.Stdin = strings.NewReader(prompt("s", "kafka consumer lag alert"))
+	cmd.Stdout = w
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Start made the pipe blocking again (os.File.Fd); the flag is shared
+	// with the hook's descriptor, and the hook writes only after starting.
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	time.Sleep(time.Second) // the hook finds stdout full
+	out, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "init runtime") {
+		t.Fatal("the process answered itself")
+	}
+	if answer := string(out[filled:]); !strings.Contains(answer, "30 seconds") || !strings.HasSuffix(answer, "}}\n") {
+		t.Fatalf("the answer after the filler: %q", answer)
+	}
+}
