@@ -22,7 +22,7 @@
 /* How long the client waits for ZM_ACCEPT before answering in its own
  * process, and how long past the service's deadline it waits for the
  * answer before failing open. */
-#define ZM_ACCEPT_WAIT_MS 500
+#define ZM_ACCEPT_WAIT_MS 1000
 #define ZM_ANSWER_GRACE_MS 250
 
 /* How long the client waits for a full stdout or stderr to drain. */

@@ -23,19 +23,23 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// maxAnswering bounds the hooks answered at once. A hook past it waits
-// for a turn up to turnWait, then is declined and answers itself. Under a
-// storm of prompts, queueing beats declining: a hook the service answers
-// costs its process a few system calls, one that answers itself a Go
-// program's start, which takes the CPU from the service.
-const (
-	maxAnswering = 16
-	turnWait     = 350 * time.Millisecond
-)
+// maxAnswering bounds the hooks answered at once; a hook past it waits
+// for a turn. Under a storm of prompts, queueing beats declining by far: a
+// hook the service answers costs its process a few system calls, one that
+// answers itself a Go program's start, which takes the CPU the service
+// needs, so that more are declined (200 prompts at once: none unanswered
+// queued, a third to a half unanswered when declined after 350 ms).
+const maxAnswering = 16
 
-// lateAccept is how long after a client connected its accept may still be
-// sent: past it the client may be answering itself already.
-const lateAccept = acceptWaitMS * time.Millisecond * 4 / 5
+// The wait for a turn comes out of the hook's deadline, up to three
+// quarters of it and never past maxTurnWait; past that the hook is
+// declined and answers itself. lateAccept is how long after a client
+// connected its accept may still be sent, before the client gives up
+// waiting (ZM_ACCEPT_WAIT_MS) and answers itself.
+const (
+	maxTurnWait = 700 * time.Millisecond
+	lateAccept  = acceptWaitMS * time.Millisecond * 4 / 5
+)
 
 // maxDeadline bounds the --timeout the service answers under, so that the
 // client's wait fits its arithmetic; a longer one is left to the process.
@@ -138,18 +142,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 	}()
 	arrived := time.Now()
 	conn.SetDeadline(arrived.Add(acceptWaitMS * time.Millisecond))
-	inv, err := s.receive(conn)
-	if err == nil {
-		err = s.takeTurn()
-	}
-	// The turn is held until the entry point has returned, which may be
-	// after its answer was sent at the deadline.
-	var once sync.Once
-	release := func() { once.Do(func() { <-s.slots }) }
-	if err == nil && time.Since(arrived) > lateAccept {
-		release()
-		err = errors.New("too late to accept")
-	}
+	inv, release, err := s.admit(conn, arrived)
 	if err != nil {
 		s.log.Debug("hook left to its process", "err", err)
 		conn.Write([]byte{decline})
@@ -172,9 +165,31 @@ func (s *Server) handle(conn *net.UnixConn) {
 	conn.Write(answerBytes(code, stdout.Bytes(), stderr.Bytes()))
 }
 
-// takeTurn waits up to turnWait for one of the maxAnswering turns.
-func (s *Server) takeTurn() error {
-	turn := time.NewTimer(turnWait)
+// admit reads and resolves a request and takes a turn for it, or says why
+// the process must answer itself. The turn is held until release, which
+// the entry point calls when it returns: that may be after its answer was
+// sent at the deadline. The invocation's deadline counts from the
+// request's arrival, as it would in the hook's own process.
+func (s *Server) admit(conn *net.UnixConn, arrived time.Time) (inv invocation, release func(), err error) {
+	if inv, err = s.receive(conn); err != nil {
+		return inv, nil, err
+	}
+	if err := s.takeTurn(min(inv.deadline*3/4, maxTurnWait)); err != nil {
+		return inv, nil, err
+	}
+	var once sync.Once
+	release = func() { once.Do(func() { <-s.slots }) }
+	waited := time.Since(arrived)
+	if inv.deadline -= waited; waited > lateAccept || inv.deadline <= 0 {
+		release()
+		return inv, nil, errors.New("too late to accept")
+	}
+	return inv, release, nil
+}
+
+// takeTurn waits up to wait for one of the maxAnswering turns.
+func (s *Server) takeTurn(wait time.Duration) error {
+	turn := time.NewTimer(wait)
 	defer turn.Stop()
 	select {
 	case s.slots <- struct{}{}:
