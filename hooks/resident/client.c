@@ -215,8 +215,9 @@ static int connect_service(const char *home) {
 
 /* request is the invocation as the server reads it: a 4-byte length, then
  * NUL-terminated fields: ZM_MAGIC, this binary's identity and path, the
- * working directory, argc, argv, and the environment. */
-static int request(struct buf *b, int argc, char **argv, char **envp) {
+ * working directory, when the client started waiting (CLOCK_MONOTONIC,
+ * ms), argc, argv, and the environment. */
+static int request(struct buf *b, int64_t started, int argc, char **argv, char **envp) {
 	char exe[PATH_MAX], cwd[PATH_MAX], field[128];
 	struct stat st;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -229,6 +230,9 @@ static int request(struct buf *b, int argc, char **argv, char **envp) {
 	char size[4] = {0};
 	if (buf_add(b, size, 4) || buf_field(b, ZM_MAGIC) || buf_field(b, field) || buf_field(b, exe) ||
 	    buf_field(b, cwd))
+		return -1;
+	snprintf(field, sizeof field, "%lld", (long long)started);
+	if (buf_field(b, field))
 		return -1;
 	snprintf(field, sizeof field, "%d", argc);
 	if (buf_field(b, field))
@@ -299,14 +303,15 @@ static int answer(int argc, char **argv, char **envp, int *code) {
 	const char *home = home_of(argc, argv, &event);
 	if (event == NULL || !stdio_usable())
 		return 0;
+	int64_t started = now_ms();
 	int sock = connect_service(home);
 	if (sock < 0)
 		return 0;
 	struct buf req = {0}, ans = {0};
 	int answered = 0;
 	char reply[5];
-	int64_t deadline = now_ms() + ZM_ACCEPT_WAIT_MS;
-	if (request(&req, argc, argv, envp) != 0 || send_all(sock, req.p, req.len, deadline) != 0 ||
+	int64_t deadline = started + ZM_ACCEPT_WAIT_MS;
+	if (request(&req, started, argc, argv, envp) != 0 || send_all(sock, req.p, req.len, deadline) != 0 ||
 	    recv_full(sock, reply, 1, deadline) != 0 || reply[0] != ZM_ACCEPT ||
 	    recv_full(sock, reply + 1, 4, deadline) != 0)
 		goto out;

@@ -1,11 +1,15 @@
 package resident
 
 /*
+#include <time.h>
 #include "client.h"
 */
 import "C"
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // What client.c and the server agree on, from client.h.
 const (
@@ -20,3 +24,13 @@ const (
 
 // served are the hook subcommands the service answers.
 var served = strings.Fields(C.ZM_SERVED)
+
+// sinceStarted is how long ago a client started waiting, by the clock
+// client.c stamps its requests with (CLOCK_MONOTONIC, shared by the
+// processes of a machine).
+func sinceStarted(started int64) time.Duration {
+	var ts C.struct_timespec
+	C.clock_gettime(C.CLOCK_MONOTONIC, &ts)
+	now := int64(ts.tv_sec)*1000 + int64(ts.tv_nsec)/1e6
+	return time.Duration(now-started) * time.Millisecond
+}

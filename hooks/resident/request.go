@@ -12,6 +12,7 @@ type request struct {
 	identity string   // dev:ino:size:mtime of the client's binary
 	exe      string   // the client's binary, as /proc/self/exe names it
 	cwd      string   // the client's working directory
+	started  int64    // when the client started waiting: CLOCK_MONOTONIC, ms
 	args     []string // argv, the program name first
 	env      []string // KEY=value, in the client's order
 }
@@ -22,29 +23,43 @@ var errBadRequest = errors.New("not a hook request")
 // terminated fields, the magic first.
 func parseRequest(body []byte) (request, error) {
 	fields := bytes.Split(body, []byte{0})
-	if len(fields) < 6 || len(fields[len(fields)-1]) != 0 {
+	if len(fields) < 7 || len(fields[len(fields)-1]) != 0 {
 		return request{}, errBadRequest
 	}
 	fields = fields[:len(fields)-1] // what follows the last NUL
 	if string(fields[0]) != magic {
 		return request{}, fmt.Errorf("%w: protocol %q", errBadRequest, fields[0])
 	}
-	argc, err := strconv.Atoi(string(fields[4]))
-	if err != nil || argc < 1 || argc > len(fields)-5 || strconv.Itoa(argc) != string(fields[4]) {
-		return request{}, fmt.Errorf("%w: argc %q", errBadRequest, fields[4])
+	started, err := canonicalInt(fields[4])
+	if err != nil || started < 0 {
+		return request{}, fmt.Errorf("%w: start %q", errBadRequest, fields[4])
+	}
+	argc, err := canonicalInt(fields[5])
+	if err != nil || argc < 1 || argc > int64(len(fields)-6) {
+		return request{}, fmt.Errorf("%w: argc %q", errBadRequest, fields[5])
 	}
 	r := request{
 		identity: string(fields[1]),
 		exe:      string(fields[2]),
 		cwd:      string(fields[3]),
+		started:  started,
 	}
-	for _, f := range fields[5 : 5+argc] {
+	for _, f := range fields[6 : 6+argc] {
 		r.args = append(r.args, string(f))
 	}
-	for _, f := range fields[5+argc:] {
+	for _, f := range fields[6+argc:] {
 		r.env = append(r.env, string(f))
 	}
 	return r, nil
+}
+
+// canonicalInt reads a decimal number written as client.c writes it.
+func canonicalInt(field []byte) (int64, error) {
+	n, err := strconv.ParseInt(string(field), 10, 64)
+	if err == nil && strconv.FormatInt(n, 10) != string(field) {
+		err = errBadRequest
+	}
+	return n, err
 }
 
 // lookupEnv reads the client's environment as os.LookupEnv would read its

@@ -34,11 +34,11 @@ const maxAnswering = 16
 // The wait for a turn comes out of the hook's deadline, up to three
 // quarters of it and never past maxTurnWait; past that the hook is
 // declined and answers itself. lateAccept is how long after a client
-// connected its accept may still be sent, before the client gives up
+// started waiting its accept may still be sent, before the client gives up
 // waiting (ZM_ACCEPT_WAIT_MS) and answers itself.
 const (
 	maxTurnWait = 700 * time.Millisecond
-	lateAccept  = acceptWaitMS * time.Millisecond * 4 / 5
+	lateAccept  = acceptWaitMS*time.Millisecond - 150*time.Millisecond
 )
 
 // maxDeadline bounds the --timeout the service answers under, so that the
@@ -169,7 +169,9 @@ func (s *Server) handle(conn *net.UnixConn) {
 // the process must answer itself. The turn is held until release, which
 // the entry point calls when it returns: that may be after its answer was
 // sent at the deadline. The invocation's deadline counts from the
-// request's arrival, as it would in the hook's own process.
+// request's arrival, as it counts from the start of the entry point in
+// the hook's own process, and the accept is sent only while the client,
+// by its own clock, still waits for it.
 func (s *Server) admit(conn *net.UnixConn, arrived time.Time) (inv invocation, release func(), err error) {
 	if inv, err = s.receive(conn); err != nil {
 		return inv, nil, err
@@ -179,8 +181,8 @@ func (s *Server) admit(conn *net.UnixConn, arrived time.Time) (inv invocation, r
 	}
 	var once sync.Once
 	release = func() { once.Do(func() { <-s.slots }) }
-	waited := time.Since(arrived)
-	if inv.deadline -= waited; waited > lateAccept || inv.deadline <= 0 {
+	waited := sinceStarted(inv.started)
+	if inv.deadline -= time.Since(arrived); waited < 0 || waited > lateAccept || inv.deadline <= 0 {
 		release()
 		return inv, nil, errors.New("too late to accept")
 	}
@@ -276,6 +278,7 @@ func binaryIdentity(path string) (string, error) {
 type invocation struct {
 	event    hooks.Event
 	deadline time.Duration
+	started  int64 // request.started
 	env      hooks.Env
 }
 
@@ -328,6 +331,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 	return invocation{
 		event:    event,
 		deadline: deadline,
+		started:  r.started,
 		env:      hooks.Env{Layout: s.layout, Now: now, Binary: binary, Getenv: r.getenv},
 	}, nil
 }
