@@ -102,15 +102,8 @@ func (c hookCall) run(tb testing.TB, zylos string) hookResult {
 		tb.Fatal(err)
 	}
 	res.Stdout = stdout.String()
-	var rest []string
-	for _, line := range strings.SplitAfter(stderr.String(), "\n") {
-		if strings.HasPrefix(line, "init ") {
-			res.goRan = true
-		} else {
-			rest = append(rest, line)
-		}
-	}
-	res.Stderr = strings.Join(rest, "")
+	res.goRan = strings.Contains(stderr.String(), "init runtime")
+	res.Stderr = withoutInits(stderr.String())
 	return res
 }
 
