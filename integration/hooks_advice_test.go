@@ -118,12 +118,12 @@ func TestPostToolUseBashValidates(t *testing.T) {
 	}
 }
 
-// The matcher the hooks are registered with covers every tool the README
+// The matcher the hooks are registered with covers every tool docs/hooks.md
 // says is guarded.
 func TestGuardMatcherMatchesReadme(t *testing.T) {
 	zylos := hookHome(t, 0)
 	data, _ := os.ReadFile(filepath.Join(zylos, ".claude", "settings.local.json"))
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/hooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +131,6 @@ func TestGuardMatcherMatchesReadme(t *testing.T) {
 		t.Fatalf("PreToolUse and PostToolUse are not registered for every write tool:\n%s", data)
 	}
 	if !strings.Contains(string(readme), "`Write\\|Edit\\|MultiEdit\\|NotebookEdit\\|Bash`") {
-		t.Error("README does not give the registered matcher")
+		t.Error("docs/hooks.md does not give the registered matcher")
 	}
 }

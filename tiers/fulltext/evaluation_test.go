@@ -106,7 +106,7 @@ func (r recallAt) String() string {
 // TestRecallEvaluation measures session-level recall of search on the
 // generated corpus, and of the keyword scorer search replaced (seed 003's
 // title/tag/prefix points, each document scored as a title) on the same
-// documents. The figures are in the README; run with -v to see them.
+// documents. The figures are in docs/performance.md; run with -v to see them.
 func TestRecallEvaluation(t *testing.T) {
 	start := time.Now()
 	c := generateEval()
