@@ -22,6 +22,9 @@ export GOFLAGS += -tags=$(TAGS)
 # registry into E2E_DIR (outside the repository's tracked files).
 E2E_DIR   ?= $(HOME)/.cache/zylos-memory-e2e
 CLAUDE_CODE_VERSION ?= latest
+# The linter, pinned so that CI and every machine judge the same way; the go
+# command fetches it from the module proxy on first use.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build test bench run install lint fuzz clean e2e e2e-client
 
@@ -46,6 +49,7 @@ install: build
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	go vet ./...
+	go run $(STATICCHECK) ./...
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

@@ -1,7 +1,6 @@
 package c4sync
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -74,7 +73,7 @@ func TestLedgerCorruptFile(t *testing.T) {
 		t.Fatal("corrupt ledger overwritten")
 	}
 	if data, _ := os.ReadFile(path); string(data) != "{not json" {
-		t.Error(fmt.Sprintf("corrupt ledger changed: %q", data))
+		t.Errorf("corrupt ledger changed: %q", data)
 	}
 }
 

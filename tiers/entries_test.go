@@ -9,12 +9,11 @@ import (
 
 // want is the part of an entry a parser test checks.
 type want struct {
-	line           int
-	kind           EntryKind
-	title, date    string // date as YYYY-MM-DD or "YYYY-MM-DD HH:MM", "" for zero
-	status, field  string // field: "Name=value" that must be present
-	problemPrefix  string
-	problemNonZero bool
+	line          int
+	kind          EntryKind
+	title, date   string // date as YYYY-MM-DD or "YYYY-MM-DD HH:MM", "" for zero
+	status, field string // field: "Name=value" that must be present
+	problemPrefix string
 }
 
 func TestParseEntries(t *testing.T) {

@@ -140,13 +140,13 @@ func ConsolidationV07(l Layout, now time.Time) (JSObject, error) {
 	for _, f := range files {
 		total += f.size
 	}
-	rules, warns := JSObject{}, JSObject{}
+	rules := JSObject{}
 	checksJSON, overList, nearList := JSArray{}, JSArray{}, JSArray{}
 	for _, b := range v07Budgets {
 		rules = append(rules, JSField{b.file, b.budget})
 	}
 	// WARN_THRESHOLDS lists references.md before state.md.
-	warns = JSObject{{"references.md", int64(8 * 1024)}, {"state.md", int64(10 * 1024)}}
+	warns := JSObject{{"references.md", int64(8 * 1024)}, {"state.md", int64(10 * 1024)}}
 	for _, c := range checks {
 		if c.info == nil {
 			checksJSON = append(checksJSON, JSObject{{"file", c.file}, {"exists", false}, {"budgetBytes", c.budget}, {"overBudget", false}})

@@ -70,6 +70,7 @@ func Snapshot(l Layout, now time.Time) (string, error) {
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
 	if strings.TrimSpace(status) == "" {
+		//lint:ignore ST1005 daily-commit.js prints this sentence
 		return "", fmt.Errorf("%w: No memory changes to commit.", ErrSnapshotSkipped)
 	}
 	if _, err := run("add", "-A", "--", "."); err != nil {

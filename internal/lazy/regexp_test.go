@@ -7,7 +7,7 @@ func TestRegexpCompilesOnce(t *testing.T) {
 	if !re().MatchString("aaa") || re().MatchString("b") {
 		t.Fatal("wrong match")
 	}
-	if re() != re() {
+	if first, second := re(), re(); first != second {
 		t.Fatal("compiled twice")
 	}
 }
