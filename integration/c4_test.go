@@ -276,3 +276,30 @@ func TestC4SyncRunBadDatabase(t *testing.T) {
 		t.Errorf("session log rotated anyway: %q", data)
 	}
 }
+
+// TestC4SyncRunV07 checks that a sync run in a zylos v0.7 home names that
+// layout's files: telling the agent to write core.md would turn the home into
+// a v2 home.
+func TestC4SyncRunV07(t *testing.T) {
+	_, dbPath := c4Home(t, sampleConvs, "initial")
+	dir := v07Tree(t, sampleIdentity, sampleState, sampleReferences)
+	r := testutil.Run{ZylosDir: dir}
+	res := r.Exec(t, "sync", "run", "--c4-db", dbPath, "--begin", "1", "--end", "3")
+	if res.Code != 0 {
+		t.Fatalf("sync run: %+v", res)
+	}
+	_, files, _ := strings.Cut(res.Stdout, "[Memory Files to Update]\n")
+	files, _, _ = strings.Cut(files, "\n\n")
+	mem := filepath.Join(dir, "memory")
+	want := strings.Join([]string{
+		filepath.Join(mem, "state.md"),
+		filepath.Join(mem, "reference", "decisions.md"),
+		filepath.Join(mem, "reference", "projects.md"),
+		filepath.Join(mem, "reference", "preferences.md"),
+		filepath.Join(mem, "reference", "ideas.md"),
+		filepath.Join(mem, "sessions", "current.md"),
+	}, "\n")
+	if files != want {
+		t.Errorf("files to update:\n%s\nwant:\n%s", files, want)
+	}
+}

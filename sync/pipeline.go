@@ -100,22 +100,11 @@ func (p Pipeline) Run(begin, end int64) (string, error) {
 	}
 	b.WriteString(text)
 	b.WriteString("\n[Memory Files to Update]\n")
-	for _, f := range p.memoryFiles() {
+	for _, f := range p.Layout.SyncTargets() {
 		b.WriteString(f + "\n")
 	}
 	b.WriteString("\n" + p.nextStep(begin) + "\n")
 	return b.String(), nil
-}
-
-func (p Pipeline) memoryFiles() []string {
-	ref := p.Layout.ReferenceDir()
-	return []string{
-		p.Layout.CoreFile(),
-		filepath.Join(ref, "decisions.md"),
-		filepath.Join(ref, "projects.md"),
-		filepath.Join(ref, "preferences.md"),
-		p.Layout.CurrentSession(),
-	}
 }
 
 // nextStep names the checkpoint to create after the memory files are

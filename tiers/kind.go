@@ -58,6 +58,25 @@ func (l Layout) Detect() (kind Kind, found bool) {
 	return DefaultKind, false
 }
 
+// SyncTargets lists the memory files a memory sync updates with what it
+// read, in the order the agent should visit them: the always-injected file
+// that holds the working state (core.md, or v0.7's state.md, which its skill
+// says to update with the current context), the reference files of the
+// layout, then today's session log.
+func (l Layout) SyncTargets() []string {
+	ref := l.ReferenceDir()
+	files := []string{l.CoreFile()}
+	refs := []string{"decisions.md", "projects.md", "preferences.md"}
+	if l.Kind() == KindV07 {
+		files = []string{l.StateFile()}
+		refs = append(refs, "ideas.md")
+	}
+	for _, name := range refs {
+		files = append(files, filepath.Join(ref, name))
+	}
+	return append(files, l.CurrentSession())
+}
+
 // Kind is the home's layout (Detect without the found flag).
 func (l Layout) Kind() Kind {
 	k, _ := l.Detect()
