@@ -8,10 +8,6 @@ type Answer struct {
 	Code    int
 }
 
-// ContextLimit is Claude Code's cap on injected context, in characters.
-// Entry points keep their text strictly below it.
-const ContextLimit = 10000
-
 type contextOutput struct {
 	HookSpecificOutput contextSpecific `json:"hookSpecificOutput"`
 }

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/lazy"
@@ -34,7 +35,7 @@ func readC4Sentence(cmd string) string {
 // under a note, or, with no room at all, nothing. cmd spells the commands
 // the markers give.
 func fitSessionInit(text string, budget int, cmd string) string {
-	if textLen(text) <= budget {
+	if jsstring.Len(text) <= budget {
 		return text
 	}
 	head, records, tail := splitSessionInit(text)
@@ -42,12 +43,12 @@ func fitSessionInit(text string, budget int, cmd string) string {
 		marker := fmt.Sprintf("[... %d older of %d recent conversations not shown, to stay under %s. %s]\n\n",
 			cut, len(records), tiers.LimitPhrase, readC4Sentence(cmd))
 		out := head + marker + strings.Join(records[cut:], "") + tail
-		if textLen(out) <= budget {
+		if jsstring.Len(out) <= budget {
 			return out
 		}
 	}
 	for _, out := range []string{essentialC4(tail, cmd), c4CutNote(cmd)} {
-		if textLen(out) <= budget {
+		if jsstring.Len(out) <= budget {
 			return out
 		}
 	}

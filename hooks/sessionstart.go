@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"math"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/zylos/zylos-memory/tiers"
 )
 
 // contextBudget keeps injected text strictly below Claude Code's cap.
-const contextBudget = ContextLimit - 1
+const contextBudget = tiers.ContextLimit - 1
 
 // sessionStart injects core.md and then the C4 session-init text in one
 // additionalContext. Core memory has priority: the conversation part is
@@ -74,16 +74,16 @@ func c4WithinShare(ctx context.Context, env Env) (string, error) {
 // commands the cut markers give.
 func fitContext(parts []tiers.ContextPart, c4, cmd string) string {
 	core := tiers.FitParts(parts, math.MaxInt)
-	if text := joinContext(core, c4); textLen(text) <= contextBudget {
+	if text := joinContext(core, c4); jsstring.Len(text) <= contextBudget {
 		return text
 	}
 	reserve := 0
 	if c4 != "" {
 		_, _, tail := splitSessionInit(c4)
-		reserve = textLen(essentialC4(tail, cmd)) + len("\n\n")
+		reserve = jsstring.Len(essentialC4(tail, cmd)) + len("\n\n")
 	}
 	core = tiers.FitParts(parts, contextBudget-reserve)
-	rest := contextBudget - textLen(core) - len("\n\n")
+	rest := contextBudget - jsstring.Len(core) - len("\n\n")
 	return joinContext(core, fitSessionInit(c4, rest, cmd))
 }
 
@@ -96,13 +96,4 @@ func joinContext(parts ...string) string {
 		}
 	}
 	return strings.Join(kept, "\n\n")
-}
-
-// textLen counts characters as Claude Code does: UTF-16 code units.
-func textLen(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,8 +72,8 @@ func answer(t *testing.T, ev Event, l tiers.Layout, stdin string) (text, stderr 
 		t.Errorf("hookEventName = %q, want %q", got.HookSpecificOutput.HookEventName, ev.Name)
 	}
 	text = got.HookSpecificOutput.AdditionalContext
-	if n := textLen(text); n >= ContextLimit {
-		t.Errorf("context is %d characters, want below %d", n, ContextLimit)
+	if n := jsstring.Len(text); n >= tiers.ContextLimit {
+		t.Errorf("context is %d characters, want below %d", n, tiers.ContextLimit)
 	}
 	return text, errOut.String()
 }
@@ -136,12 +137,12 @@ func TestFitSessionInit(t *testing.T) {
 		"[2026-03-15 10:01:00] OUT (tg):\nsecond\n\n" +
 		"[2026-03-15 10:02:00] IN (tg:1):\nthird\n\n" +
 		"[Action Required] There are 31 unsummarized conversations.\n"
-	for budget := 0; budget <= textLen(text)+1; budget++ {
+	for budget := 0; budget <= jsstring.Len(text)+1; budget++ {
 		got := fitSessionInit(text, budget, "zylos-memory")
-		if textLen(got) > budget {
-			t.Fatalf("budget %d: got %d characters", budget, textLen(got))
+		if jsstring.Len(got) > budget {
+			t.Fatalf("budget %d: got %d characters", budget, jsstring.Len(got))
 		}
-		if budget >= textLen(text) && got != text {
+		if budget >= jsstring.Len(text) && got != text {
 			t.Fatalf("budget %d: text within budget changed", budget)
 		}
 		if strings.Contains(got, "older of 3 recent") {

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"strings"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -34,8 +35,8 @@ func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 		notes = append(notes, warnings)
 	}
 	text := joinContext(trigger, memories)
-	if textLen(text) > contextBudget {
-		text = joinContext(trigger, tiers.CapContextFor(memories, contextBudget-textLen(trigger)-2,
+	if jsstring.Len(text) > contextBudget {
+		text = joinContext(trigger, tiers.CapContextFor(memories, contextBudget-jsstring.Len(trigger)-2,
 			"Search the rest with: "+env.invocation()+" search QUERY."))
 	}
 	ans := ContextAnswer(UserPromptSubmit.Name, text)

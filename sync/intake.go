@@ -3,11 +3,11 @@ package c4sync
 import (
 	"errors"
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/lazy"
@@ -71,7 +71,7 @@ func (in Intake) Accept(m Message, noReply bool) (Accepted, error) {
 	if err := atomicfile.WriteFile(file, []byte(full), 0o644); err != nil {
 		return Accepted{}, fmt.Errorf("store large message: %w", err)
 	}
-	preview := jsPrefix(m.Content, previewUnits)
+	preview := jsstring.Substring(m.Content, previewUnits)
 	ellipsis := ""
 	if len(preview) < len(m.Content) {
 		ellipsis = "..."
@@ -102,25 +102,4 @@ func ReplyRoute(skillsDir, channel, endpoint string) string {
 		route += fmt.Sprintf(` "%s"`, endpoint)
 	}
 	return route
-}
-
-// jsPrefix is s.substring(0, n) in JavaScript: the first n UTF-16 code
-// units. A surrogate pair cut in half leaves its lone high half, which
-// Buffer's UTF-8 encoding writes as U+FFFD.
-func jsPrefix(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := utf16.RuneLen(r)
-		if w < 0 {
-			w = 1
-		}
-		if units+w > n {
-			if units < n { // half a pair
-				return s[:i] + "\uFFFD"
-			}
-			return s[:i]
-		}
-		units += w
-	}
-	return s
 }

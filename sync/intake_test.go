@@ -10,25 +10,6 @@ import (
 	"time"
 )
 
-func TestJSPrefix(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"hello", 3, "hel"},
-		{"hello", 10, "hello"},
-		{"日本語", 2, "日本"},
-		{"ab😀c", 3, "ab\uFFFD"}, // half a surrogate pair, as Buffer writes it
-		{"ab😀c", 4, "ab😀"},
-		{"a\xffb", 2, "a\xff"},
-	} {
-		if got := jsPrefix(tc.in, tc.n); got != tc.want {
-			t.Errorf("jsPrefix(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
-		}
-	}
-}
-
 func TestIntakeAccept(t *testing.T) {
 	dir := t.TempDir()
 	in := Intake{SkillsDir: filepath.Join(dir, "skills"), AttachmentsDir: filepath.Join(dir, "attachments"),

@@ -2,6 +2,7 @@ package tiers
 
 import (
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"io"
 	"math"
 	"strings"
@@ -118,7 +119,7 @@ func CapContext(text string, limit int) string {
 // CapContextFor is CapContext with readMore, a sentence telling the reader
 // where the rest is, appended to the marker.
 func CapContextFor(text string, limit int, readMore string) string {
-	total := jsLength(text)
+	total := jsstring.Len(text)
 	if total <= limit {
 		return text
 	}
@@ -128,11 +129,11 @@ func CapContextFor(text string, limit int, readMore string) string {
 	}
 	// The marker's numbers only shrink as more is kept, so its length with
 	// the largest numbers bounds every marker we may print.
-	budget := limit - jsLength(capMarker(len(lines), len(lines), total, readMore))
+	budget := limit - jsstring.Len(capMarker(len(lines), len(lines), total, readMore))
 	var kept strings.Builder
 	used, keptLines := 0, 0
 	for _, line := range lines {
-		n := jsLength(line)
+		n := jsstring.Len(line)
 		if used+n > budget {
 			break
 		}
@@ -142,16 +143,16 @@ func CapContextFor(text string, limit int, readMore string) string {
 	}
 	if keptLines == 0 && budget > 1 {
 		// One line longer than the cap: cut it on a rune boundary instead.
-		kept.WriteString(cutRunes(lines[0], budget-1))
+		kept.WriteString(jsstring.Cut(lines[0], budget-1))
 		kept.WriteByte('\n')
 	}
 	if s := kept.String(); s != "" && !strings.HasSuffix(s, "\n") {
 		kept.WriteByte('\n')
 	}
 	shown := kept.String()
-	marker := capMarker(len(lines)-keptLines, len(lines), total-jsLength(shown), readMore)
+	marker := capMarker(len(lines)-keptLines, len(lines), total-jsstring.Len(shown), readMore)
 	if budget < 1 {
-		return cutRunes(marker, limit)
+		return jsstring.Cut(marker, limit)
 	}
 	return shown + marker
 }
@@ -159,21 +160,4 @@ func CapContextFor(text string, limit int, readMore string) string {
 func capMarker(cutLines, lines, cutChars int, readMore string) string {
 	return fmt.Sprintf("[... truncated: the last %d of %d lines (%d characters) were cut to stay under %s. %s]",
 		cutLines, lines, cutChars, LimitPhrase, readMore)
-}
-
-// cutRunes returns the longest prefix of s of at most n UTF-16 code units
-// that ends on a rune boundary.
-func cutRunes(s string, n int) string {
-	used := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if used+w > n {
-			return s[:i]
-		}
-		used += w
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package tiers
 
 import (
 	"bytes"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"io"
 	"os"
 	"path/filepath"
@@ -31,13 +32,13 @@ func TestCapContext(t *testing.T) {
 	var golden bytes.Buffer
 	for _, tt := range tests {
 		got := CapContextFor(tt.text, tt.limit, "Read more in core.md.")
-		if n := jsLength(got); n > tt.limit {
+		if n := jsstring.Len(got); n > tt.limit {
 			t.Errorf("%s: %d characters, limit %d", tt.name, n, tt.limit)
 		}
 		if !utf8.ValidString(got) {
 			t.Errorf("%s: cut inside a rune", tt.name)
 		}
-		if jsLength(tt.text) <= tt.limit && got != tt.text {
+		if jsstring.Len(tt.text) <= tt.limit && got != tt.text {
 			t.Errorf("%s: text within the limit was changed", tt.name)
 		}
 		golden.WriteString("=== " + tt.name + "\n" + got + "\n")
@@ -54,14 +55,14 @@ func FuzzCapContext(f *testing.F) {
 			return
 		}
 		got := CapContext(text, limit)
-		if jsLength(text) <= limit {
+		if jsstring.Len(text) <= limit {
 			if got != text {
 				t.Fatalf("text within the limit changed")
 			}
 			return
 		}
-		if jsLength(got) > limit {
-			t.Fatalf("CapContext(%q, %d) = %q: %d characters", text, limit, got, jsLength(got))
+		if jsstring.Len(got) > limit {
+			t.Fatalf("CapContext(%q, %d) = %q: %d characters", text, limit, got, jsstring.Len(got))
 		}
 		if utf8.ValidString(text) && !utf8.ValidString(got) {
 			t.Fatalf("cut inside a rune: %q", got)

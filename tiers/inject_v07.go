@@ -3,6 +3,7 @@ package tiers
 import (
 	"bytes"
 	"fmt"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -130,12 +131,12 @@ func FitParts(parts []ContextPart, limit int) string {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return jsLength(parts[a].Text) - jsLength(parts[b].Text) })
+	slices.SortStableFunc(order, func(a, b int) int { return jsstring.Len(parts[a].Text) - jsstring.Len(parts[b].Text) })
 	out := make([]string, len(parts))
 	for n, i := range order {
 		share := max(room/(len(parts)-n), 0)
 		out[i] = CapContextFor(parts[i].Text, share, parts[i].ReadMore)
-		room -= jsLength(out[i])
+		room -= jsstring.Len(out[i])
 	}
 	return strings.Join(out, "\n\n")
 }

@@ -148,19 +148,6 @@ func isDateName(s string) bool {
 	return true
 }
 
-// jsLength is String.prototype.length: UTF-16 code units, the unit Claude
-// Code counts its context cap in.
-func jsLength(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
-
 // formatSize is memory-status.js's formatSize: bytes below 1 KiB, else KiB
 // with one decimal rounded half up as Number.prototype.toFixed does (the
 // quotient is exact in binary, so integer arithmetic gives the same digits).
