@@ -2,9 +2,9 @@ package hooks
 
 import (
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"strings"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/lazy"
 	"github.com/zylos/zylos-memory/tiers"
 )

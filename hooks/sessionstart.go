@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/tiers"
 )
 

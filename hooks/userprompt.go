@@ -3,8 +3,9 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"strings"
+
+	"github.com/zylos/zylos-memory/internal/jsstring"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"

@@ -3,13 +3,13 @@ package c4sync
 import (
 	"errors"
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 

@@ -2,11 +2,11 @@ package tiers
 
 import (
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"io"
 	"math"
 	"strings"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 

@@ -2,7 +2,6 @@ package tiers
 
 import (
 	"bytes"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

@@ -3,12 +3,12 @@ package tiers
 import (
 	"bytes"
 	"fmt"
-	"github.com/zylos/zylos-memory/internal/jsstring"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
