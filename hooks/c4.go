@@ -12,9 +12,9 @@ import (
 
 // c4SessionInit is the C4 part of the session-start context. A home without
 // a C4 database simply has no C4 part.
-func c4SessionInit(ctx context.Context, env Env) (string, error) {
+func c4SessionInit(ctx context.Context, env Env) (c4sync.SessionInit, error) {
 	l := env.Layout
-	return withC4(ctx, l, func(db *c4sync.DB) (string, error) {
+	return withC4(ctx, l, func(db *c4sync.DB) (c4sync.SessionInit, error) {
 		return db.SessionInitFor(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
 	})
 }

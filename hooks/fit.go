@@ -5,21 +5,8 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/jsstring"
-	"github.com/zylos/zylos-memory/internal/lazy"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
-)
-
-// recordHeader starts one conversation record of the C4 session-init text:
-// `[2026-03-15 10:30:00] IN (telegram:42):`.
-var recordHeader = lazy.Regexp(`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (IN|OUT) \(`)
-
-const (
-	recentHeading = "[Recent Conversations]"
-	triggerPrefix = "[Action Required]"
-	// The same parts in a v0.7 home's framing (zylos-core v0.7.1).
-	v07RecentHeading  = "=== RECENT CONVERSATIONS ==="
-	v07RecentEnd      = "=== END RECENT CONVERSATIONS ==="
-	v07TriggerHeading = "=== ACTION REQUIRED ==="
 )
 
 // readC4Sentence says how to read the conversations a cut left out; cmd
@@ -34,11 +21,11 @@ func readC4Sentence(cmd string) string {
 // does not fit, the sync trigger alone (what the agent must act on) is kept
 // under a note, or, with no room at all, nothing. cmd spells the commands
 // the markers give.
-func fitSessionInit(text string, budget int, cmd string) string {
-	if jsstring.Len(text) <= budget {
+func fitSessionInit(s c4sync.SessionInit, budget int, cmd string) string {
+	if text := s.String(); jsstring.Len(text) <= budget {
 		return text
 	}
-	head, records, tail := splitSessionInit(text)
+	head, records, tail := s.Head, s.Records, s.Tail
 	for cut := 1; cut <= len(records); cut++ {
 		marker := fmt.Sprintf("[... %d older of %d recent conversations not shown, to stay under %s. %s]\n\n",
 			cut, len(records), tiers.LimitPhrase, readC4Sentence(cmd))
@@ -67,40 +54,4 @@ func essentialC4(tail, cmd string) string {
 		return c4CutNote(cmd)
 	}
 	return c4CutNote(cmd) + "\n" + tail
-}
-
-// splitSessionInit splits the text into what precedes the first record,
-// the records (each with its trailing empty line), and the trigger line
-// with what follows it.
-func splitSessionInit(text string) (head string, records []string, tail string) {
-	lines := strings.SplitAfter(text, "\n")
-	i := 0
-	var b strings.Builder
-	for ; i < len(lines); i++ {
-		b.WriteString(lines[i])
-		if h := strings.TrimRight(lines[i], "\n"); h == recentHeading || h == v07RecentHeading {
-			i++
-			break
-		}
-	}
-	head = b.String()
-	if i >= len(lines) {
-		return text, nil, ""
-	}
-	var cur strings.Builder
-	for ; i < len(lines); i++ {
-		line := lines[i]
-		if strings.HasPrefix(line, triggerPrefix) || strings.HasPrefix(line, v07RecentEnd) {
-			break
-		}
-		if recordHeader().MatchString(line) && cur.Len() > 0 {
-			records = append(records, cur.String())
-			cur.Reset()
-		}
-		cur.WriteString(line)
-	}
-	if cur.Len() > 0 {
-		records = append(records, cur.String())
-	}
-	return head, records, strings.Join(lines[i:], "")
 }

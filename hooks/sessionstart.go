@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/jsstring"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -31,7 +32,7 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
-	startSessionState(ctx, env, in.SessionID, c4)
+	startSessionState(ctx, env, in.SessionID, c4.Trigger)
 	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.invocation()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
@@ -52,16 +53,16 @@ const answerReserve = 150 * time.Millisecond
 // the deadline is spent: a C4 database another process holds locked would
 // otherwise keep the hook busy past its deadline, and the agent would get
 // no core memory either.
-func c4WithinShare(ctx context.Context, env Env) (string, error) {
+func c4WithinShare(ctx context.Context, env Env) (c4sync.SessionInit, error) {
 	share := DefaultDeadline - answerReserve
 	if deadline, ok := ctx.Deadline(); ok {
 		share = time.Until(deadline) - answerReserve
 	}
 	c4ctx, cancel := context.WithTimeout(ctx, share)
 	defer cancel()
-	text, err := untilDone(c4ctx, func() (string, error) { return c4SessionInit(c4ctx, env) })
+	text, err := untilDone(c4ctx, func() (c4sync.SessionInit, error) { return c4SessionInit(c4ctx, env) })
 	if errors.Is(err, errNoAnswer) {
-		return "", fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), env.Layout.C4DB())
+		return c4sync.SessionInit{}, fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), env.Layout.C4DB())
 	}
 	return text, err
 }
@@ -72,15 +73,14 @@ func c4WithinShare(ctx context.Context, env Env) (string, error) {
 // of its parts cut within its share (tiers.FitParts); the C4 part then
 // gets what is left, its oldest conversations cut first. cmd spells the
 // commands the cut markers give.
-func fitContext(parts []tiers.ContextPart, c4, cmd string) string {
+func fitContext(parts []tiers.ContextPart, c4 c4sync.SessionInit, cmd string) string {
 	core := tiers.FitParts(parts, math.MaxInt)
-	if text := joinContext(core, c4); jsstring.Len(text) <= contextBudget {
+	if text := joinContext(core, c4.String()); jsstring.Len(text) <= contextBudget {
 		return text
 	}
 	reserve := 0
-	if c4 != "" {
-		_, _, tail := splitSessionInit(c4)
-		reserve = jsstring.Len(essentialC4(tail, cmd)) + len("\n\n")
+	if c4.String() != "" {
+		reserve = jsstring.Len(essentialC4(c4.Tail, cmd)) + len("\n\n")
 	}
 	core = tiers.FitParts(parts, contextBudget-reserve)
 	rest := contextBudget - jsstring.Len(core) - len("\n\n")

@@ -13,6 +13,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/c4fixture"
 	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/testutil"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -132,13 +133,19 @@ func TestUserPromptSubmit(t *testing.T) {
 }
 
 func TestFitSessionInit(t *testing.T) {
-	text := "[Last Checkpoint Summary] s\n\n[Recent Conversations]\n" +
-		"[2026-03-15 10:00:00] IN (tg:1):\nfirst\nstill first\n\n" +
-		"[2026-03-15 10:01:00] OUT (tg):\nsecond\n\n" +
-		"[2026-03-15 10:02:00] IN (tg:1):\nthird\n\n" +
-		"[Action Required] There are 31 unsummarized conversations.\n"
+	init := c4sync.SessionInit{
+		Head: "[Last Checkpoint Summary] s\n\n[Recent Conversations]\n",
+		Records: []string{
+			"[2026-03-15 10:00:00] IN (tg:1):\nfirst\n[2026-03-15 10:00:30] IN (tg:1): still first\n\n",
+			"[2026-03-15 10:01:00] OUT (tg):\nsecond\n\n",
+			"[2026-03-15 10:02:00] IN (tg:1):\nthird\n\n",
+		},
+		Tail:    "[Action Required] There are 31 unsummarized conversations.\n",
+		Trigger: true,
+	}
+	text := init.String()
 	for budget := 0; budget <= jsstring.Len(text)+1; budget++ {
-		got := fitSessionInit(text, budget, "zylos-memory")
+		got := fitSessionInit(init, budget, "zylos-memory")
 		if jsstring.Len(got) > budget {
 			t.Fatalf("budget %d: got %d characters", budget, jsstring.Len(got))
 		}

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/hookstate"
@@ -56,9 +55,9 @@ func rememberTrigger(dir string, r c4sync.Range) {
 
 // startSessionState prunes the state of sessions long gone and, when the
 // session-start context carries the sync trigger, records it as said.
-func startSessionState(ctx context.Context, env Env, sessionID, c4 string) {
+func startSessionState(ctx context.Context, env Env, sessionID string, triggered bool) {
 	hookstate.Prune(env.Layout.StateDir(), time.Now()) // file times are wall-clock times
-	if !strings.Contains(c4, triggerPrefix) && !strings.Contains(c4, v07TriggerHeading) {
+	if !triggered {
 		return
 	}
 	if r, err := c4Unsummarized(ctx, env.Layout); err == nil && r.Count > 0 {

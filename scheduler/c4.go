@@ -1,10 +1,6 @@
 package scheduler
 
 import (
-	"database/sql"
-	"fmt"
-	"net/url"
-
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -17,8 +13,7 @@ const c4Channel = "system"
 // between runs: closing the last connection to a WAL database checkpoints
 // it, which costs more than the dispatch itself.
 type c4Queue struct {
-	db  *c4sync.DB
-	raw *sql.DB // read-only, for the query c4sync does not offer
+	db *c4sync.DB
 }
 
 // openC4 returns the runner's open C4 connection, opening it if needed.
@@ -30,12 +25,7 @@ func (r *Runner) openC4() (*c4Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := sql.Open("sqlite3", "file:"+db.Path()+"?"+url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}.Encode())
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open c4 db: %w", err)
-	}
-	r.c4 = &c4Queue{db: db, raw: raw}
+	r.c4 = &c4Queue{db: db}
 	return r.c4, nil
 }
 
@@ -47,7 +37,6 @@ func (r *Runner) Close() error {
 	}
 	q := r.c4
 	r.c4 = nil
-	q.raw.Close()
 	return q.db.Close()
 }
 
@@ -61,22 +50,8 @@ func (q *c4Queue) syncTrigger(kind tiers.Kind) (string, error) {
 	return c4sync.TriggerLineFor(kind, r), nil
 }
 
-// syncPending reports whether any sync request is still pending. An exact
-// text match is not enough: each queued request is itself a conversation,
-// so the next request names one more and would never match the last.
-func (q *c4Queue) syncPending() (bool, error) {
-	var n int
-	err := q.raw.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
-		WHERE status = 'pending' AND direction = 'in' AND channel = ? AND content LIKE ? LIMIT 1)`,
-		c4Channel, syncRequestPattern).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("find pending sync request: %w", err)
-	}
-	return n > 0, nil
-}
-
-// syncRequestPattern matches every c4sync.TriggerLineFor, of either layout.
-const syncRequestPattern = "[Action Required] There are % unsummarized conversations (conversation id % ~ %). Please %"
+// syncPending reports whether a sync request is still pending.
+func (q *c4Queue) syncPending() (bool, error) { return q.db.SyncRequestPending(c4Channel) }
 
 func (q *c4Queue) hasPending(content string) (bool, error) { return q.db.HasPending(content) }
 

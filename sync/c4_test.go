@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 func TestSessionInitBranches(t *testing.T) {
@@ -167,5 +168,30 @@ func TestUnfetchedUpToLargestID(t *testing.T) {
 	}
 	if id, missing, err := l.Unfetched("db", 1, math.MaxInt64); err != nil || missing {
 		t.Fatalf("Unfetched = %d, %v, %v; want the whole range fetched", id, missing, err)
+	}
+}
+
+// TestSyncRequestPending checks that the matcher recognises the trigger line
+// of either layout, whatever its range, and nothing else.
+func TestSyncRequestPending(t *testing.T) {
+	b, e := int64(3), int64(40)
+	r := Range{Begin: &b, End: &e, Count: 38}
+	for _, kind := range []tiers.Kind{tiers.KindV2, tiers.KindV07} {
+		db := newDB(t)
+		if _, err := db.Enqueue(Message{Channel: "system", Priority: 1, Content: "[Action Required] please reply"}); err != nil {
+			t.Fatal(err)
+		}
+		if pending, err := db.SyncRequestPending("system"); err != nil || pending {
+			t.Fatalf("%s: another action request counted as a sync request (%v)", kind, err)
+		}
+		if _, err := db.Enqueue(Message{Channel: "system", Priority: 1, Content: TriggerLineFor(kind, r)}); err != nil {
+			t.Fatal(err)
+		}
+		if pending, err := db.SyncRequestPending("telegram"); err != nil || pending {
+			t.Fatalf("%s: a request on another channel counted (%v)", kind, err)
+		}
+		if pending, err := db.SyncRequestPending("system"); err != nil || !pending {
+			t.Fatalf("%s: the trigger line %q is not recognised (%v)", kind, TriggerLineFor(kind, r), err)
+		}
 	}
 }

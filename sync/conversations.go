@@ -29,6 +29,28 @@ func (db *DB) records(where string, args ...any) (text string, last int64, err e
 	return joined.String, max.Int64, nil
 }
 
+// recordList returns the rows selected by where as records does, one
+// string each, in id order.
+func (db *DB) recordList(where string, args ...any) ([]string, error) {
+	rows, err := db.sql.Query(`SELECT rec FROM (SELECT id, `+recordSQL+` AS rec FROM conversations `+where+`) ORDER BY id`, args...)
+	if err != nil {
+		return nil, db.wrap("fetch conversations", err)
+	}
+	defer rows.Close()
+	var recs []string
+	for rows.Next() {
+		var rec string
+		if err := rows.Scan(&rec); err != nil {
+			return nil, db.wrap("fetch conversations", err)
+		}
+		recs = append(recs, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.wrap("fetch conversations", err)
+	}
+	return recs, nil
+}
+
 // Fetch is the text of `c4 fetch --begin X --end Y`, newline-terminated.
 func (db *DB) Fetch(begin, end int64) (string, error) {
 	text, _, err := db.fetch(begin, end)

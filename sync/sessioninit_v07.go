@@ -27,13 +27,13 @@ func ThresholdFor(kind tiers.Kind) int {
 // layout: the v2-era lines for a v2 home, v0.7.1's `=== LABEL ===`
 // sections for a v0.7 home. skillsDir is where zylos's comm-bridge skill
 // lives, for the reply routes v0.7.1 shows under inbound messages.
-func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (string, error) {
+func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (SessionInit, error) {
 	if kind != tiers.KindV07 {
-		return db.SessionInit(threshold)
+		return db.sessionInitV2(threshold)
 	}
 	cp, r, err := db.sessionRange()
 	if err != nil {
-		return "", err
+		return SessionInit{}, err
 	}
 	var sections []string
 	switch {
@@ -45,22 +45,38 @@ func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (
 			fmt.Sprintf("(no summary — checkpoint #%d, %s)", cp.ID, cp.Timestamp)))
 	}
 	if r.Count == 0 {
-		sections = append(sections, tiers.FormatSection("RECENT CONVERSATIONS", "No new conversations since last checkpoint."))
-		return strings.Join(sections, "\n\n") + "\n", nil
+		sections = append(sections, tiers.FormatSection(recentLabel, "No new conversations since last checkpoint."))
+		return SessionInit{Head: strings.Join(sections, "\n\n") + "\n"}, nil
 	}
 	over, limit := shown(r, threshold)
 	recs, err := db.agentRecords(cp.EndOrZero(), limit, skillsDir)
 	if err != nil {
-		return "", err
+		return SessionInit{}, err
 	}
-	sections = append(sections, tiers.FormatSection("RECENT CONVERSATIONS", recs))
+	// The conversations are one section's body (tiers.FormatSection): an
+	// empty line between two, the last one trimmed.
+	open, closing := tiers.SectionFrame(recentLabel)
+	s := SessionInit{Head: strings.Join(append(sections, open), "\n\n")}
+	for i, rec := range recs {
+		if i == len(recs)-1 {
+			rec = tiers.SectionBody(rec)
+		} else {
+			rec += "\n"
+		}
+		s.Records = append(s.Records, rec)
+	}
+	s.Tail = closing
 	if over {
-		sections = append(sections, tiers.FormatSection("ACTION REQUIRED", fmt.Sprintf(
+		s.Tail += "\n\n" + tiers.FormatSection("ACTION REQUIRED", fmt.Sprintf(
 			"There are %d unsummarized conversations (conversation id %d ~ %d). Please use zylos-memory skill to process them.",
-			r.Count, *r.Begin, *r.End)))
+			r.Count, *r.Begin, *r.End))
+		s.Trigger = true
 	}
-	return strings.Join(sections, "\n\n") + "\n", nil
+	s.Tail += "\n"
+	return s, nil
 }
+
+const recentLabel = "RECENT CONVERSATIONS"
 
 // legacyReplyRoute finds a reply route a message was stored with (the
 // v2-era intake), which v0.7.1 does not repeat.
@@ -71,11 +87,11 @@ var legacyReplyRoute = lazy.Regexp(`---- reply via: node\b.*\bc4-send\.js\b`)
 // message with an endpoint followed by its reply route. Messages stay whole
 // (v0.7.1's session-start shard does not spill them to attachments; the
 // hook cuts oldest records first instead).
-func (db *DB) agentRecords(after, limit int64, skillsDir string) (string, error) {
+func (db *DB) agentRecords(after, limit int64, skillsDir string) ([]string, error) {
 	rows, err := db.sql.Query(`SELECT id, COALESCE(CAST(timestamp AS TEXT), ''), direction, COALESCE(channel, ''),
  COALESCE(endpoint_id, ''), COALESCE(CAST(content AS TEXT), '') FROM conversations WHERE id > ? ORDER BY id DESC LIMIT ?`, after, limit)
 	if err != nil {
-		return "", db.wrap("fetch conversations", err)
+		return nil, db.wrap("fetch conversations", err)
 	}
 	defer rows.Close()
 	var recs []string
@@ -84,7 +100,7 @@ func (db *DB) agentRecords(after, limit int64, skillsDir string) (string, error)
 		var ts, dir, channel, endpoint string
 		var content sql.RawBytes
 		if err := rows.Scan(&id, &ts, &dir, &channel, &endpoint, &content); err != nil {
-			return "", db.wrap("fetch conversations", err)
+			return nil, db.wrap("fetch conversations", err)
 		}
 		text := string(content)
 		label, target := "OUT", channel
@@ -100,8 +116,8 @@ func (db *DB) agentRecords(after, limit int64, skillsDir string) (string, error)
 		recs = append(recs, "["+ts+"] "+label+" ("+target+"):\n"+text+"\n")
 	}
 	if err := rows.Err(); err != nil {
-		return "", db.wrap("fetch conversations", err)
+		return nil, db.wrap("fetch conversations", err)
 	}
 	slices.Reverse(recs)
-	return strings.Join(recs, "\n"), nil
+	return recs, nil
 }

@@ -105,6 +105,25 @@ func TriggerLineFor(kind tiers.Kind, r Range) string {
 		r.Count, b, e)
 }
 
+// triggerPattern matches, as a LIKE pattern, every line TriggerLineFor
+// writes, of either layout and for any range.
+const triggerPattern = "[Action Required] There are % unsummarized conversations (conversation id % ~ %). Please %"
+
+// SyncRequestPending reports whether a sync trigger queued on channel is
+// still pending. An exact text match is not enough: each queued request is
+// itself a conversation, so the next request names one more and would never
+// match the last.
+func (db *DB) SyncRequestPending(channel string) (bool, error) {
+	var n int
+	err := db.sql.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
+		WHERE status = 'pending' AND direction = 'in' AND channel = ? AND content LIKE ? LIMIT 1)`,
+		channel, triggerPattern).Scan(&n)
+	if err != nil {
+		return false, db.wrap("find pending sync request", err)
+	}
+	return n > 0, nil
+}
+
 // sessionRange reads the latest checkpoint and the unsummarized range
 // after it, what every session-init starts from.
 func (db *DB) sessionRange() (*Checkpoint, Range, error) {
@@ -125,29 +144,52 @@ func shown(r Range, threshold int) (over bool, limit int64) {
 	return false, r.Count
 }
 
-// SessionInit is the text of `c4 session-init`: the checkpoint summary, the
-// unsummarized records (the last 6 when over threshold) and the trigger.
+// SessionInit is the session-init text in its parts, so that a reader who
+// must cut it to a budget drops whole conversations without parsing the
+// text back.
+type SessionInit struct {
+	Head    string   // the checkpoint summary and the conversations' heading
+	Records []string // the conversations shown, oldest first, each with what separates it from the next
+	Tail    string   // what follows them: the sync trigger, if any
+	Trigger bool     // the text asks the agent for a memory sync
+}
+
+// String is the text of `c4 session-init`.
+func (s SessionInit) String() string {
+	return s.Head + strings.Join(s.Records, "") + s.Tail
+}
+
+// SessionInit is the text of `c4 session-init` in a v2 home: the checkpoint
+// summary, the unsummarized records (the last 6 when over threshold) and
+// the trigger.
 func (db *DB) SessionInit(threshold int) (string, error) {
+	s, err := db.sessionInitV2(threshold)
+	return s.String(), err
+}
+
+func (db *DB) sessionInitV2(threshold int) (SessionInit, error) {
 	cp, r, err := db.sessionRange()
 	if err != nil {
-		return "", err
+		return SessionInit{}, err
 	}
-	var b strings.Builder
-	b.WriteString(summaryLine(cp))
+	s := SessionInit{Head: summaryLine(cp)}
 	if r.Count == 0 {
-		b.WriteString("No new conversations since last checkpoint.\n")
-		return b.String(), nil
+		s.Head += "No new conversations since last checkpoint.\n"
+		return s, nil
 	}
 	over, limit := shown(r, threshold)
-	recs, _, err := db.records(`WHERE id > ? ORDER BY id DESC LIMIT ?`, cp.EndOrZero(), limit)
+	recs, err := db.recordList(`WHERE id > ? ORDER BY id DESC LIMIT ?`, cp.EndOrZero(), limit)
 	if err != nil {
-		return "", err
+		return SessionInit{}, err
 	}
-	// The records end in a newline and console.log adds one: an empty line
-	// closes them, before the trigger or at the end.
-	b.WriteString("[Recent Conversations]\n" + recs + "\n")
+	// Each record ends in a newline and an empty line follows it, as the
+	// Node C4 prints them: joined by a newline, then console.log's.
+	s.Head += "[Recent Conversations]\n"
+	for _, rec := range recs {
+		s.Records = append(s.Records, rec+"\n")
+	}
 	if over {
-		b.WriteString(TriggerLine(r) + "\n")
+		s.Tail, s.Trigger = TriggerLine(r)+"\n", true
 	}
-	return b.String(), nil
+	return s, nil
 }

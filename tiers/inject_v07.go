@@ -29,11 +29,22 @@ var v07Parts = []struct{ label, file string }{
 // FormatSection frames a block as zylos-core v0.7.1 does (session-format.js):
 // `=== LABEL ===`, the content trimmed (or `(empty)`), `=== END LABEL ===`.
 func FormatSection(label, content string) string {
-	body := strings.TrimFunc(content, isJSSpace)
-	if body == "" {
-		body = "(empty)"
+	open, closing := SectionFrame(label)
+	return open + SectionBody(content) + closing
+}
+
+// SectionFrame is what FormatSection puts before and after a section's body.
+func SectionFrame(label string) (open, closing string) {
+	return "=== " + label + " ===\n", "\n=== END " + label + " ==="
+}
+
+// SectionBody is content as FormatSection frames it: trimmed as
+// String.prototype.trim does, "(empty)" when nothing is left.
+func SectionBody(content string) string {
+	if body := strings.TrimFunc(content, isJSSpace); body != "" {
+		return body
 	}
-	return "=== " + label + " ===\n" + body + "\n=== END " + label + " ==="
+	return "(empty)"
 }
 
 // isJSSpace is what String.prototype.trim removes: Unicode white space,

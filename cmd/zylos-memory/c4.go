@@ -188,7 +188,8 @@ func c4SessionInit(c *cli.Context) error {
 	}
 	kind := e.layout.Kind()
 	return withDB(c, func(db *c4sync.DB) (string, error) {
-		return db.SessionInitFor(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
+		s, err := db.SessionInitFor(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
+		return s.String(), err
 	})
 }
 
