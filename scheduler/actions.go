@@ -156,7 +156,8 @@ func (r *Runner) syncTrigger(t *Task, key string) outcome {
 // rotate runs session rotation in-process; it is idempotent, which is why
 // a missed rotation always catches up.
 func (r *Runner) rotate(now time.Time) outcome {
-	msgs, err := tiers.Rotate(r.Layout, now.In(r.Home))
+	steps, err := tiers.Rotate(r.Layout, now.In(r.Home))
+	msgs := steps.Messages(r.Layout.Kind())
 	if err != nil {
 		return failed(err)
 	}

@@ -87,7 +87,7 @@ func (p Pipeline) Run(begin, end int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	msgs, err := tiers.Rotate(p.Layout, p.Now)
+	steps, err := tiers.Rotate(p.Layout, p.Now)
 	if err != nil {
 		return "", err
 	}
@@ -95,7 +95,7 @@ func (p Pipeline) Run(begin, end int64) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	for _, m := range msgs {
+	for _, m := range steps.Messages(p.Layout.Kind()) {
 		b.WriteString(m + "\n")
 	}
 	b.WriteString(text)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 )
 
 // Kind is a memory layout: v2 (seed 002: core.md always injected) or v0.7
@@ -86,25 +84,4 @@ func (l Layout) Kind() Kind {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-// RotateInLayout is Rotate with the messages of the layout's
-// rotate-session.js: v0.7.1 says `Rotated current.md -> D.md` and
-// `No rotation needed (current.md matches today).`, and names a log
-// without a date header by its modification date without remark.
-func RotateInLayout(l Layout, now time.Time) ([]string, error) {
-	msgs, err := Rotate(l, now)
-	if l.Kind() != KindV07 {
-		return msgs, err
-	}
-	for i, m := range msgs {
-		switch {
-		case m == "No rotation needed (same day).":
-			msgs[i] = "No rotation needed (current.md matches today)."
-		case strings.HasPrefix(m, "Rotated: current.md -> "):
-			m = "Rotated current.md -> " + strings.TrimPrefix(m, "Rotated: current.md -> ")
-			msgs[i] = strings.TrimSuffix(m, " (no date header; named by its modification date)")
-		}
-	}
-	return msgs, err
 }

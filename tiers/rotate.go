@@ -26,8 +26,9 @@ const maxRotationSuffix = 10000
 // the Node script it never loses a file: a header-less current.md is kept
 // under its modification date, an existing target gets a -N suffix, a
 // symlink or directory current.md is refused, and every write is atomic.
-// The messages are the lines the Node script prints.
-func Rotate(l Layout, now time.Time) (messages []string, err error) {
+// What it did is in the steps, which Messages words as the Node script of
+// the home's layout prints them.
+func Rotate(l Layout, now time.Time) (steps Rotation, err error) {
 	dir := l.SessionsDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create sessions dir: %w", err)
@@ -41,13 +42,13 @@ func Rotate(l Layout, now time.Time) (messages []string, err error) {
 	// Appenders never take the lock: a pass that loses a race with one (it
 	// created current.md under us) starts over on what it made.
 	for attempt := 0; attempt < maxRotationPasses; attempt++ {
-		msgs, again, err := rotatePass(l.CurrentSession(), now)
-		messages = append(messages, msgs...)
+		pass, again, err := rotatePass(l.CurrentSession(), now)
+		steps = append(steps, pass...)
 		if err != nil || !again {
-			return messages, err
+			return steps, err
 		}
 	}
-	return messages, fmt.Errorf("rotate session: %s keeps changing under the rotation; try again", l.CurrentSession())
+	return steps, fmt.Errorf("rotate session: %s keeps changing under the rotation; try again", l.CurrentSession())
 }
 
 // maxRotationPasses bounds the restarts when appenders keep recreating
@@ -59,10 +60,10 @@ const maxRotationPasses = 5
 // the fresh one renamed over it, so a line lands in the old log (if its
 // writer opened the file before the rename) or in the new one, never in a
 // file that is then replaced.
-func rotatePass(current string, now time.Time) (messages []string, again bool, err error) {
+func rotatePass(current string, now time.Time) (steps Rotation, again bool, err error) {
 	today := now.Format("2006-01-02")
 	fresh := []byte(sessionHeaderPrefix + today + "\n\n")
-	created := "Created fresh current.md for " + today
+	created := RotationStep{Created: today}
 	info, err := os.Lstat(current)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -73,7 +74,7 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 		if err != nil {
 			return nil, false, fmt.Errorf("create current session: %w", err)
 		}
-		return []string{created}, false, nil
+		return Rotation{created}, false, nil
 	case err != nil:
 		return nil, false, fmt.Errorf("rotate session: %w", err)
 	case info.Mode()&fs.ModeSymlink != 0:
@@ -88,7 +89,7 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 	date, ok := SessionDate(string(data))
 	switch {
 	case ok && date == today:
-		return []string{"No rotation needed (same day)."}, false, nil
+		return Rotation{{}}, false, nil
 	case !ok && len(data) == 0:
 		// Nothing to keep, but replacing the file could drop a line appended
 		// since the read: the header is appended instead, which on an empty
@@ -96,9 +97,8 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 		if err := atomicfile.Append(current, fresh); err != nil {
 			return nil, false, fmt.Errorf("create current session: %w", err)
 		}
-		return []string{created}, false, nil
+		return Rotation{created}, false, nil
 	}
-	msg := "Rotated: current.md -> "
 	if !ok {
 		date = info.ModTime().In(now.Location()).Format("2006-01-02")
 	}
@@ -106,14 +106,47 @@ func rotatePass(current string, now time.Time) (messages []string, again bool, e
 	if err != nil {
 		return nil, false, err
 	}
-	msg += filepath.Base(target)
-	if !ok {
-		msg += " (no date header; named by its modification date)"
-	}
+	moved := RotationStep{RotatedTo: filepath.Base(target), Undated: !ok}
 	if err := atomicfile.WriteFile(current, fresh, 0o644); err != nil {
-		return []string{msg}, false, fmt.Errorf("create current session: %w", err)
+		return Rotation{moved}, false, fmt.Errorf("create current session: %w", err)
 	}
-	return []string{msg, created}, false, nil
+	return Rotation{moved, created}, false, nil
+}
+
+// RotationStep is one thing a rotation did: moved current.md aside, created
+// a fresh one, or (the zero step) found nothing to do.
+type RotationStep struct {
+	RotatedTo string // the dated name current.md moved to
+	Undated   bool   // current.md had no date header: named by its modification date
+	Created   string // the date of the fresh current.md
+}
+
+// Rotation is what one rotation did, in order.
+type Rotation []RotationStep
+
+// Messages are the lines rotate-session.js prints for the rotation: the v2
+// script's, or zylos-core v0.7.1's (`Rotated current.md -> D.md`, `No
+// rotation needed (current.md matches today).`, no remark on a log without
+// a date header).
+func (r Rotation) Messages(kind Kind) []string {
+	var msgs []string
+	for _, s := range r {
+		switch {
+		case s.RotatedTo != "" && kind == KindV07:
+			msgs = append(msgs, "Rotated current.md -> "+s.RotatedTo)
+		case s.RotatedTo != "" && s.Undated:
+			msgs = append(msgs, "Rotated: current.md -> "+s.RotatedTo+" (no date header; named by its modification date)")
+		case s.RotatedTo != "":
+			msgs = append(msgs, "Rotated: current.md -> "+s.RotatedTo)
+		case s.Created != "":
+			msgs = append(msgs, "Created fresh current.md for "+s.Created)
+		case kind == KindV07:
+			msgs = append(msgs, "No rotation needed (current.md matches today).")
+		default:
+			msgs = append(msgs, "No rotation needed (same day).")
+		}
+	}
+	return msgs
 }
 
 // SessionDate finds the first "# Session Log: YYYY-MM-DD" at the start of a

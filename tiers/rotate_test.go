@@ -71,7 +71,8 @@ func TestRotateCollisionsNeverClobber(t *testing.T) {
 		"current.md":      "# Session Log: 2026-03-14\nthird",
 	})
 	now := time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
-	msgs, err := Rotate(l, now)
+	steps, err := Rotate(l, now)
+	msgs := steps.Messages(KindV2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,8 @@ func TestRotateHeaderlessUsesMtimeInLocation(t *testing.T) {
 	mtime := time.Date(2026, 3, 10, 23, 30, 0, 0, time.UTC)
 	os.Chtimes(l.CurrentSession(), mtime, mtime)
 	shanghai, _ := time.LoadLocation("Asia/Shanghai")
-	msgs, err := Rotate(l, time.Date(2026, 3, 15, 9, 0, 0, 0, shanghai))
+	steps, err := Rotate(l, time.Date(2026, 3, 15, 9, 0, 0, 0, shanghai))
+	msgs := steps.Messages(KindV2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +136,8 @@ func TestRotateFinishesInterruptedRotation(t *testing.T) {
 	if err := os.Link(l.CurrentSession(), filepath.Join(l.SessionsDir(), "2026-03-14.md")); err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := Rotate(l, time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC))
+	steps, err := Rotate(l, time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC))
+	msgs := steps.Messages(KindV2)
 	if err != nil {
 		t.Fatal(err)
 	}

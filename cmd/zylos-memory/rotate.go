@@ -22,8 +22,8 @@ func init() {
 			if err != nil {
 				return err
 			}
-			msgs, err := tiers.RotateInLayout(e.layout, now)
-			for _, m := range msgs {
+			steps, err := tiers.Rotate(e.layout, now)
+			for _, m := range steps.Messages(e.layout.Kind()) {
 				fmt.Fprintln(e.stdout, m)
 			}
 			return err
