@@ -14,8 +14,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(withC4DBFlag(&cli.Command{
+func newC4Command() *cli.Command {
+	return withC4DBFlag(&cli.Command{
 		Name:  "c4",
 		Usage: "read and write the C4 conversation log (comm-bridge/c4.db)",
 		Subcommands: []*cli.Command{
@@ -32,7 +32,7 @@ func init() {
 			c4ReceiveCommand(),
 			{Name: "init", Usage: "create the C4 database if it is missing", Action: c4Init},
 		},
-	}))
+	})
 }
 
 // withC4DBFlag lets --c4-db follow the subcommand too: subcommands that

@@ -16,8 +16,8 @@ type consolidateOptions struct {
 	apply   bool // archive what the report names instead of printing it
 }
 
-func init() {
-	register(&cli.Command{
+func newConsolidateCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "consolidate",
 		Usage: "print the consolidation report as JSON (consolidate.js)",
 		Flags: []cli.Flag{
@@ -31,7 +31,7 @@ func init() {
 			}
 			return runConsolidate(e, consolidateOptions{entries: c.Bool("entries"), apply: c.Bool("apply")})
 		},
-	})
+	}
 }
 
 func runConsolidate(e *env, opts consolidateOptions) error {

@@ -7,8 +7,8 @@ import (
 	"github.com/zylos/zylos-memory/hooks/resident"
 )
 
-func init() {
-	register(&cli.Command{
+func newDoctorCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "doctor",
 		Usage: "check the installation: dirs, core.md, databases, hooks registered and answering in time",
 		Action: func(c *cli.Context) error {
@@ -22,5 +22,5 @@ func init() {
 			}
 			return nil
 		},
-	})
+	}
 }

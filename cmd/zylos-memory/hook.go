@@ -8,7 +8,7 @@ import (
 	"github.com/zylos/zylos-memory/hooks"
 )
 
-func init() {
+func newHookCommand() *cli.Command {
 	hook := &cli.Command{
 		Name:  "hook",
 		Usage: "Claude Code hook entry points (read the hook JSON on stdin; always exit 0 on their own failure)",
@@ -16,7 +16,7 @@ func init() {
 	for _, ev := range hooks.Events() {
 		hook.Subcommands = append(hook.Subcommands, hookCommand(ev))
 	}
-	register(hook)
+	return hook
 }
 
 func hookCommand(ev hooks.Event) *cli.Command {

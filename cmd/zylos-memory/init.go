@@ -11,8 +11,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(&cli.Command{
+func newInitCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "init",
 		Usage: "create the memory home: dirs, templates, today's session log, skill files (idempotent)",
 		Flags: []cli.Flag{&cli.BoolFlag{
@@ -36,7 +36,7 @@ func init() {
 			}
 			return runInit(e, c.Bool("force"), c.String("layout"), c.Bool("git-snapshots"), captureSetting(c)...)
 		},
-	})
+	}
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails

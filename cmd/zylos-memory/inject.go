@@ -6,8 +6,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(&cli.Command{
+func newInjectCommand() *cli.Command {
+	return &cli.Command{
 		Name:    "inject",
 		Aliases: []string{"session-start-inject"},
 		Usage:   "print the memory context of session start (session-start-inject.js): core.md, or a v0.7 home's identity, state and references",
@@ -23,5 +23,5 @@ func init() {
 			}
 			return tiers.WriteInject(e.stdout, e.layout, c.String("format"))
 		},
-	})
+	}
 }

@@ -15,36 +15,22 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// commands is filled by each command file's init, so adding a command
-// touches only its own file.
-var (
-	commands    []*cli.Command
-	subcommands = map[string][]*cli.Command{}
-)
-
-func register(cmds ...*cli.Command) { commands = append(commands, cmds...) }
-
-// registerSub adds subcommands to the command named parent, so a command
-// tree can be spread over one file per subcommand.
-func registerSub(parent string, cmds ...*cli.Command) {
-	subcommands[parent] = append(subcommands[parent], cmds...)
-}
-
 func main() {
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(newApp(os.Stdin, os.Stdout, os.Stderr), os.Args))
 }
 
 // run executes the CLI and maps every outcome to an exit status: a command's
 // own status (cli.Exit), 1 for a user-facing error, 70 for a bug. No panic
 // and no stack trace reaches the user.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(app *cli.App, args []string) (code int) {
+	stderr := app.ErrWriter
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "zylos-memory: internal error: %v\n", r)
 			code = 70
 		}
 	}()
-	err := newApp(stdin, stdout, stderr).Run(args)
+	err := app.Run(args)
 	if err == nil {
 		return 0
 	}
@@ -59,15 +45,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return 1
 }
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	cmds := append([]*cli.Command(nil), commands...)
-	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+// newCommands lists every command of the binary.
+func newCommands() []*cli.Command {
+	cmds := []*cli.Command{
+		newC4Command(),
+		newConsolidateCommand(),
+		newDoctorCommand(),
+		newHookCommand(),
+		newInitCommand(),
+		newInjectCommand(),
+		newRecordsCommand(),
+		newRotateCommand(),
+		newSchedulerCommand(),
+		newSyncCommand(),
+	}
+	cmds = append(cmds, searchCommands()...)
+	return append(cmds, statusCommands()...)
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, extra ...*cli.Command) *cli.App {
+	cmds := append(newCommands(), extra...)
+	sortByName(cmds) // as help lists them
 	for _, c := range cmds {
-		if subs := subcommands[c.Name]; len(subs) > 0 {
-			c.Subcommands = append(c.Subcommands, subs...)
-			sort.Slice(c.Subcommands, func(i, j int) bool { return c.Subcommands[i].Name < c.Subcommands[j].Name })
-			delete(subcommands, c.Name)
-		}
 		setUsageErrors(c)
 	}
 	return &cli.App{
@@ -90,6 +89,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   usageError,
 	}
+}
+
+func sortByName(cmds []*cli.Command) {
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 }
 
 // usageError turns a flag parsing error into one line with a hint, instead

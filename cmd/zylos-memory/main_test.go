@@ -9,15 +9,15 @@ import (
 )
 
 func TestRunMapsErrorsToExitCodes(t *testing.T) {
-	register(&cli.Command{
+	testCommands := []*cli.Command{{
 		Name:   "test-fail",
 		Hidden: true,
 		Action: func(*cli.Context) error { return cli.Exit("custom failure", 3) },
-	}, &cli.Command{
+	}, {
 		Name:   "test-panic",
 		Hidden: true,
 		Action: func(*cli.Context) error { panic("boom") },
-	})
+	}}
 	tests := []struct {
 		args       []string
 		wantCode   int
@@ -30,7 +30,8 @@ func TestRunMapsErrorsToExitCodes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"zylos-memory"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			app := newApp(strings.NewReader(""), &stdout, &stderr, testCommands...)
+			code := run(app, append([]string{"zylos-memory"}, tt.args...))
 			if code != tt.wantCode {
 				t.Errorf("exit = %d, want %d", code, tt.wantCode)
 			}

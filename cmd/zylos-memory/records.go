@@ -11,11 +11,24 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	register(&cli.Command{
+func newRecordsCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "records",
 		Usage: "the structured JSON memory records: write, index, draft, enforce, candidate, retrieve, search",
-	})
+		Subcommands: []*cli.Command{
+			newRecordsCandidateCommand(),
+			newRecordsDraftCommand(),
+			newRecordsEnforceCommand(),
+			newRecordsGuardCommand(),
+			newRecordsIndexCommand(),
+			newRecordsIngestCommand(),
+			newRecordsRetrieveCommand(),
+			newRecordsSearchCommand(),
+			newRecordsTriageCommand(),
+			newRecordsValidateCommand(),
+			newRecordsWriteCommand(),
+		},
+	}
 }
 
 // recordsRoot resolves --root (or a target under .claude/memory) against

@@ -20,8 +20,8 @@ import (
 // transcript.
 const maxNewInfo = 1 << 20
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsCandidateCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "candidate",
 		Usage: "find the existing record new information belongs to, and the CUD actions open to it (JSON)",
 		UsageText: "zylos-memory records candidate --category C (--new-info TEXT | --new-info-file F)" +
@@ -34,7 +34,7 @@ func init() {
 			recallRootFlag(),
 		},
 		Action: runCandidate,
-	})
+	}
 }
 
 func runCandidate(c *cli.Context) error {

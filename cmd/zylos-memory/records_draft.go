@@ -6,8 +6,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsDraftCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "draft",
 		Usage: "assemble a complete record from a partial input into <root>/.staging/draft-*.json",
 		UsageText: "zylos-memory records draft --action create|update --category C --input-file F" +
@@ -36,5 +36,5 @@ func init() {
 			// The plugin's draft prints its error blocks on stderr.
 			return recordsAnswerBlocksOn(e, e.stderr, ans, err)
 		},
-	})
+	}
 }

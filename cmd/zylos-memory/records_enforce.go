@@ -8,8 +8,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsEnforceCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "enforce",
 		Usage:     "apply the session rolling window: retire the oldest active sessions beyond max_retained",
 		UsageText: "zylos-memory records enforce --category session_summary [--max-retained N] [--max-retire N] [--dry-run] [--root R]",
@@ -40,7 +40,7 @@ func init() {
 			})
 			return recordsAnswer(e, ans, err)
 		},
-	})
+	}
 }
 
 // enforceRoot is recordsRoot with the plugin's enforce discovery: without

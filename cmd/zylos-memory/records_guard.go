@@ -18,8 +18,8 @@ import (
 // microseconds once it is read.
 const toolHookDeadline = 500 * time.Millisecond
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsGuardCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "guard",
 		Usage:     "PreToolUse hook (Write/Edit/MultiEdit/NotebookEdit/Bash): deny direct writes into the records root; always exit 0",
 		UsageText: `echo '{"tool_input":{"file_path":"..."}}' | zylos-memory records guard [--root R]`,
@@ -32,7 +32,7 @@ func init() {
 				return nil, ""
 			})
 		},
-	})
+	}
 }
 
 // toolCheck decides one tool call: an answer for stdout (nil for none)

@@ -10,8 +10,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsIndexCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "index",
 		Usage:     "rebuild, validate, query, health-check or garbage-collect the records index",
 		UsageText: "zylos-memory records index [--root R] (--rebuild | --validate | --query KW | --health | --gc)",
@@ -24,7 +24,7 @@ func init() {
 			&cli.BoolFlag{Name: "gc", Usage: "collect retired records past the grace period, then rebuild"},
 		},
 		Action: runRecordsIndex,
-	})
+	}
 }
 
 func runRecordsIndex(c *cli.Context) error {

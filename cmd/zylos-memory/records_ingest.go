@@ -11,8 +11,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsIngestCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "take hand edits of memory/reference/*.md into the records (create, update, retire)",
 		UsageText: "zylos-memory records ingest [--dry-run] [--json]",
@@ -21,7 +21,7 @@ func init() {
 			&cli.BoolFlag{Name: "json", Usage: "answer {\"dry_run\",\"changes\",\"problems\"} as JSON"},
 		},
 		Action: runRecordsIngest,
-	})
+	}
 }
 
 func runRecordsIngest(c *cli.Context) error {

@@ -21,14 +21,14 @@ const retrieveDeadline = time.Second
 // treated as invalid and skipped.
 const maxHookInput = 8 << 20
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsRetrieveCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "retrieve",
 		Usage:     "UserPromptSubmit hook: print the memories related to the prompt read as JSON on stdin",
 		UsageText: `echo '{"prompt":"..."}' | zylos-memory records retrieve [--root R]`,
 		Flags:     []cli.Flag{recallRootFlag()},
 		Action:    runRetrieve,
-	})
+	}
 }
 
 // runRetrieve fails open: whatever goes wrong, the prompt reaches the

@@ -10,8 +10,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records/recall"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsSearchCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "search",
 		Usage: "search records and markdown memory by keyword, ranked, with paths",
 		UsageText: "zylos-memory records search QUERY [--include-archive] [--include-retired]" +
@@ -24,7 +24,7 @@ func init() {
 			recallRootFlag(),
 		},
 		Action: runSearch,
-	})
+	}
 }
 
 func runSearch(c *cli.Context) error {

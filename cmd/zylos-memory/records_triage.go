@@ -10,8 +10,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records/triage"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsTriageCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "triage",
 		Usage: "Stop hook: read {\"session_id\",\"transcript_path\",\"last_assistant_message\"} on stdin; exit 2 with what to save on stderr, else exit 0",
 		UsageText: `echo '{"session_id":"...","transcript_path":"..."}' | zylos-memory records triage [--root R]` +
@@ -22,7 +22,7 @@ func init() {
 			&cli.DurationFlag{Name: "timeout", Value: triage.DefaultTimeout, Usage: "deadline after which the stop is allowed"},
 		},
 		Action: runTriage,
-	})
+	}
 }
 
 // runTriage fails open: a bad setup, config or input lets the agent stop.

@@ -7,8 +7,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records/guard"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsValidateCommand() *cli.Command {
+	return &cli.Command{
 		Name: "validate",
 		Usage: "PostToolUse hook (Write/Edit): validate a record written directly into the records root, " +
 			"quarantine it as <path>.invalid.<unix> when invalid; always exit 0",
@@ -23,5 +23,5 @@ func init() {
 				return rep.Answer, rep.Warning
 			})
 		},
-	})
+	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-func init() {
-	registerSub("records", &cli.Command{
+func newRecordsWriteCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "write",
 		Usage: "create, update, retire, archive, unarchive or restore one record (schema-checked, locked, atomic)",
 		UsageText: "zylos-memory records write --action create|update|retire|delete|archive|unarchive|restore" +
@@ -26,7 +26,7 @@ func init() {
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
 		Action: runRecordsWrite,
-	})
+	}
 }
 
 func runRecordsWrite(c *cli.Context) error {

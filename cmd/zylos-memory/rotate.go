@@ -8,8 +8,8 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(&cli.Command{
+func newRotateCommand() *cli.Command {
+	return &cli.Command{
 		Name:    "rotate",
 		Aliases: []string{"rotate-session"},
 		Usage:   "move yesterday's sessions/current.md to sessions/DATE.md and start today's (rotate-session.js)",
@@ -28,5 +28,5 @@ func init() {
 			}
 			return err
 		},
-	})
+	}
 }

@@ -10,14 +10,22 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(&cli.Command{
+func newSchedulerCommand() *cli.Command {
+	subs := append([]*cli.Command{newSchedulerRunCommand()}, schedulerAddCommands()...)
+	subs = append(subs, schedulerReadCommands()...)
+	sortByName(subs)
+	return &cli.Command{
 		Name:  "scheduler",
 		Usage: "the internal cron daemon and its tasks",
 		Description: "Tasks live in memory/.state/scheduler.db. `scheduler run` is the service;\n" +
 			"the other subcommands edit and inspect its tasks while it runs.",
-	})
-	registerSub("scheduler",
+		Subcommands: subs,
+	}
+}
+
+// schedulerReadCommands read and change the tasks one by one.
+func schedulerReadCommands() []*cli.Command {
+	return []*cli.Command{
 		&cli.Command{
 			Name:  "list",
 			Usage: "list tasks with their next and last run",
@@ -64,7 +72,7 @@ func init() {
 			func(sc *schedCtx, name string) error { return sc.store.SetEnabled(name, false, sc.now(), sc.loc) }),
 		nameCommand("resume", "run a paused task again from its next slot", "Task resumed",
 			func(sc *schedCtx, name string) error { return sc.store.SetEnabled(name, true, sc.now(), sc.loc) }),
-	)
+	}
 }
 
 // schedCtx is what every scheduler subcommand works with.

@@ -8,8 +8,8 @@ import (
 	"github.com/zylos/zylos-memory/scheduler"
 )
 
-func init() {
-	registerSub("scheduler",
+func schedulerAddCommands() []*cli.Command {
+	return []*cli.Command{
 		&cli.Command{
 			Name:      "add",
 			Usage:     "add a task that queues PROMPT into C4 on a schedule",
@@ -64,5 +64,5 @@ func init() {
 				return nil
 			}),
 		},
-	)
+	}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/zylos/zylos-memory/scheduler"
 )
 
-func init() {
-	registerSub("scheduler", &cli.Command{
+func newSchedulerRunCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "run",
 		Usage: "run the scheduler in the foreground (the memory service)",
 		Description: "One instance per ZYLOS_DIR. SIGINT/SIGTERM stop it after the run in progress\n" +
@@ -24,7 +24,7 @@ func init() {
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json"},
 		},
 		Action: runScheduler,
-	})
+	}
 }
 
 func runScheduler(c *cli.Context) error {

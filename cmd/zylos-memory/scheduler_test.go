@@ -14,7 +14,7 @@ import (
 func runCLI(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(append([]string{"zylos-memory", "--zylos-dir", dir}, args...), strings.NewReader(""), &out, &errOut)
+	code = run(newApp(strings.NewReader(""), &out, &errOut), append([]string{"zylos-memory", "--zylos-dir", dir}, args...))
 	return out.String(), errOut.String(), code
 }
 

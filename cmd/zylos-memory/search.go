@@ -11,38 +11,40 @@ import (
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
-func init() {
-	register(&cli.Command{
-		Name:  "search",
-		Usage: "ranked full-text search over every tier of memory and the C4 conversation log",
-		UsageText: "zylos-memory search QUERY [--json] [--limit N] [--tier " + strings.Join(fulltext.Tiers, "|") +
-			"]... [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--include-retired]",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
-			&cli.IntFlag{Name: "limit", Value: 10, Usage: "most results to show (0: all)"},
-			&cli.StringSliceFlag{Name: "tier", Usage: "search only this tier (repeatable): " + strings.Join(fulltext.Tiers, ", ")},
-			&cli.StringFlag{Name: "since", Usage: "only what is dated on or after this day"},
-			&cli.StringFlag{Name: "until", Usage: "only what is dated on or before this day"},
-			&cli.BoolFlag{Name: "include-retired", Usage: "also retired and archived records and superseded decisions"},
+func searchCommands() []*cli.Command {
+	return []*cli.Command{
+		&cli.Command{
+			Name:  "search",
+			Usage: "ranked full-text search over every tier of memory and the C4 conversation log",
+			UsageText: "zylos-memory search QUERY [--json] [--limit N] [--tier " + strings.Join(fulltext.Tiers, "|") +
+				"]... [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--include-retired]",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
+				&cli.IntFlag{Name: "limit", Value: 10, Usage: "most results to show (0: all)"},
+				&cli.StringSliceFlag{Name: "tier", Usage: "search only this tier (repeatable): " + strings.Join(fulltext.Tiers, ", ")},
+				&cli.StringFlag{Name: "since", Usage: "only what is dated on or after this day"},
+				&cli.StringFlag{Name: "until", Usage: "only what is dated on or before this day"},
+				&cli.BoolFlag{Name: "include-retired", Usage: "also retired and archived records and superseded decisions"},
+			},
+			Action: runFullSearch,
 		},
-		Action: runFullSearch,
-	})
-	register(&cli.Command{
-		Name:  "reindex",
-		Usage: "rebuild the search index (memory/.state/search.db) from memory and C4",
-		Action: func(c *cli.Context) error {
-			e, err := envFrom(c)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			if err := fulltext.Rebuild(c.Context, fulltext.HomeOf(e.layout, "")); err != nil {
-				return fmt.Errorf("reindex: %w", err)
-			}
-			fmt.Fprintf(e.stdout, "Search index rebuilt in %s.\n", time.Since(start).Round(time.Millisecond))
-			return nil
+		&cli.Command{
+			Name:  "reindex",
+			Usage: "rebuild the search index (memory/.state/search.db) from memory and C4",
+			Action: func(c *cli.Context) error {
+				e, err := envFrom(c)
+				if err != nil {
+					return err
+				}
+				start := time.Now()
+				if err := fulltext.Rebuild(c.Context, fulltext.HomeOf(e.layout, "")); err != nil {
+					return fmt.Errorf("reindex: %w", err)
+				}
+				fmt.Fprintf(e.stdout, "Search index rebuilt in %s.\n", time.Since(start).Round(time.Millisecond))
+				return nil
+			},
 		},
-	})
+	}
 }
 
 func runFullSearch(c *cli.Context) error {

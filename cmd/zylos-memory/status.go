@@ -6,34 +6,37 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-func init() {
-	register(&cli.Command{
-		Name:  "status",
-		Usage: "list memory files with sizes, dates and the core.md budget, then the scheduled tasks",
-		Action: func(c *cli.Context) error {
-			e, err := envFrom(c)
-			if err != nil {
-				return err
-			}
-			if err := layoutStatus(e); err != nil {
-				return err
-			}
-			return schedulerStatus(e)
+func statusCommands() []*cli.Command {
+	return []*cli.Command{
+		&cli.Command{
+			Name:  "status",
+			Usage: "list memory files with sizes, dates and the core.md budget, then the scheduled tasks",
+			Action: func(c *cli.Context) error {
+				e, err := envFrom(c)
+				if err != nil {
+					return err
+				}
+				if err := layoutStatus(e); err != nil {
+					return err
+				}
+				return schedulerStatus(e)
+			},
 		},
-	})
-	// The Node script's name keeps its output byte for byte: the scheduler
-	// section, which memory-status.js never prints, is only under status.
-	register(&cli.Command{
-		Name:  "memory-status",
-		Usage: "memory-status.js's report exactly: status without the scheduler section",
-		Action: func(c *cli.Context) error {
-			e, err := envFrom(c)
-			if err != nil {
-				return err
-			}
-			return layoutStatus(e)
+		// The Node script's name keeps its output byte for byte: the scheduler
+		// section, which memory-status.js never prints, is only under status.
+
+		&cli.Command{
+			Name:  "memory-status",
+			Usage: "memory-status.js's report exactly: status without the scheduler section",
+			Action: func(c *cli.Context) error {
+				e, err := envFrom(c)
+				if err != nil {
+					return err
+				}
+				return layoutStatus(e)
+			},
 		},
-	})
+	}
 }
 
 // layoutStatus is the report of the layout's memory-status.js: v0.7.1's

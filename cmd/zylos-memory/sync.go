@@ -18,8 +18,8 @@ Usage:
 
 `
 
-func init() {
-	register(withC4DBFlag(&cli.Command{
+func newSyncCommand() *cli.Command {
+	return withC4DBFlag(&cli.Command{
 		Name:    "sync",
 		Aliases: []string{"memory-sync"},
 		Usage:   "memory sync helper: status, fetch, run, checkpoint (refuses unsafe checkpoints)",
@@ -39,7 +39,7 @@ func init() {
 				ArgsUsage: `<end_id> [--summary "text"] | list [--limit N] | latest`, SkipFlagParsing: true,
 				Action: func(c *cli.Context) error { return checkpointCommand(c, true) }},
 		},
-	}))
+	})
 }
 
 // withExtraNewline runs action and adds the newline console.log put after
