@@ -18,6 +18,8 @@
 //
 // Its interface is narrow: Ingest (records ingest, the PostToolUse hook,
 // consolidation, the daily task), View (the records.View that records
-// write keeps in step under its lock) and Archive (consolidation's moves
-// into the archive files). Neither tiers nor records imports it.
+// write keeps in step under its lock), ApplyConsolidation (consolidation's
+// moves into the archive files, with the records following) and Findings
+// (the consolidation report's entry findings, each with its record).
+// Neither tiers nor records imports it.
 package bridge

@@ -4,8 +4,9 @@
 // updates or deletes a record, and the on-demand search that also reaches
 // retired records and the archive.
 //
-// Records are scored from index.md alone (title, tags, path), so a prompt
-// never costs a read of every record: only the best twenty are opened for the
-// retired check and the recency bonus. Entries of the markdown reference tier
-// are parsed and scored the same way and cited as path#Lline.
+// Retrieval and search rank with the recall index (package fulltext): one
+// query over records, reference entries, session logs, the archive and C4,
+// so a prompt never costs a read of every file. Candidate selection keeps
+// the plugin's scorer over index.md (title and tags, Score), whose numbers
+// its callers compare against the plugin's thresholds.
 package recall
