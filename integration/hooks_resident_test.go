@@ -521,3 +521,37 @@ func TestServiceAnswerWaitsForAFullStdout(t *testing.T) {
 		t.Fatalf("the answer after the filler: %q", answer)
 	}
 }
+
+// TestPromptHookSaysWhyTheIndexFails: an index that cannot be opened nor
+// rebuilt (search.db a directory) costs the memories, and the hook says
+// why in one line, in its own process as through the service.
+func TestPromptHookSaysWhyTheIndexFails(t *testing.T) {
+	zylos := residentHome(t)
+	index := filepath.Join(zylos, "memory", ".state", "search.db")
+	if err := os.Remove(index); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(index, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hook := hookCall{args: []string{"hook", "user-prompt-submit"}, stdin: prompt("s", "what did we set the kafka consumer lag alert to?")}
+	check := func(res hookResult) {
+		t.Helper()
+		want := "zylos-memory hook user-prompt-submit: build search index: rename " + index + ".new-"
+		if res.Code != 0 || res.Stdout != "" || !strings.HasPrefix(res.Stderr, want) ||
+			!strings.HasSuffix(res.Stderr, " "+index+": file exists\n") || strings.Count(res.Stderr, "\n") != 1 {
+			t.Fatalf("want no context and one line on stderr starting %q, got %+v", want, res)
+		}
+	}
+	inProcess := hook.run(t, zylos)
+	if !inProcess.goRan {
+		t.Fatalf("answered without a service: %+v", inProcess)
+	}
+	check(inProcess)
+	startService(t, zylos)
+	served := hook.run(t, zylos)
+	if served.goRan {
+		t.Fatalf("the process answered itself: %+v", served)
+	}
+	check(served)
+}

@@ -9,6 +9,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(foreignListenerEnv); path != "" {
+		os.Exit(foreignListener(path))
+	}
 	code := testutil.Main(m)
 	benchtree.Cleanup()
 	os.Exit(code)

@@ -358,3 +358,30 @@ func startToReady(b *testing.B, bin string, env []string) {
 		b.Fatalf("daemon: %v", err)
 	}
 }
+
+// TestSchedulerAddInTheRepeatedHour adds a daily task while clocks go
+// back, in the first pass of the repeated hour, for a slot later in that
+// hour: its next run is the slot's first occurrence, the one about to
+// come, east and west of UTC alike.
+func TestSchedulerAddInTheRepeatedHour(t *testing.T) {
+	tests := []struct {
+		zone, now, cron, want string
+	}{
+		// 02:10 CEST; 02:30 CEST is 00:30 UTC, 02:30 CET an hour later.
+		{"Europe/Berlin", "2026-10-25T00:10:00Z", "30 2 * * *", "2026-10-25 00:30:00 UTC"},
+		// 01:40 LHDT (+11); 01:50 LHDT is 14:50 UTC, 01:50 LHST (+10:30) half an hour later.
+		{"Australia/Lord_Howe", "2026-04-04T14:40:00Z", "50 1 * * *", "2026-04-04 14:50:00 UTC"},
+		// 01:10 EDT; 01:30 EDT is 05:30 UTC, 01:30 EST an hour later.
+		{"America/New_York", "2026-11-01T05:10:00Z", "30 1 * * *", "2026-11-01 05:30:00 UTC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.zone, func(t *testing.T) {
+			dir, _ := c4Home(t, nil, "")
+			r := testutil.Run{ZylosDir: dir, Env: []string{"ZYLOS_MEMORY_NOW=" + tt.now}}
+			res := r.Exec(t, "scheduler", "add", "report", "--cron", tt.cron, "--name", "daily", "--timezone", tt.zone)
+			if want := "Task added: daily (next run " + tt.want + ")\n"; res.Code != 0 || res.Stdout != want {
+				t.Fatalf("want %q, got exit %d\nstdout: %s\nstderr: %s", want, res.Code, res.Stdout, res.Stderr)
+			}
+		})
+	}
+}

@@ -76,35 +76,53 @@ func (z zoned) Next(t time.Time) time.Time {
 		if next.After(t) {
 			return next
 		}
-		if later := z.repeat(next); later.After(t) {
+		if later := secondInstant(next); later.After(t) {
 			return later
 		}
 	}
 	return time.Time{}
 }
 
-// place turns a wall-clock time into an instant in loc. Of the two
-// instants of a repeated wall-clock time, time.Date picks the first; a
-// wall-clock time that does not exist (skipped by DST) moves past the gap.
+// place turns a wall-clock time into an instant in loc: the first of the
+// two instants of a repeated wall-clock time, and for a wall-clock time
+// that does not exist (skipped by DST) the instant past the gap.
 func (z zoned) place(wall time.Time) time.Time {
 	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(),
 		wall.Second(), wall.Nanosecond(), z.loc)
 	if gap := wall.Sub(wallClock(t.In(z.loc))); gap > 0 {
 		return t.Add(gap)
 	}
-	return t
+	return firstInstant(t)
 }
 
-// repeat is the second instant of t's wall-clock time when clocks went
-// back, else t.
-func (z zoned) repeat(t time.Time) time.Time {
+// firstInstant is the first instant of t's wall-clock time in t's
+// location when clocks went back, else t. time.Date and
+// time.ParseInLocation pick either: the first west of UTC, the second
+// east of it (they read the zone's offset at the wall-clock time taken as
+// UTC).
+func firstInstant(t time.Time) time.Time {
+	_, offset := t.Zone()
+	_, before := t.Add(-12 * time.Hour).Zone()
+	if before <= offset {
+		return t
+	}
+	earlier := t.Add(-time.Duration(before-offset) * time.Second)
+	if !wallClock(earlier.In(t.Location())).Equal(wallClock(t)) {
+		return t
+	}
+	return earlier
+}
+
+// secondInstant is the second instant of t's wall-clock time in t's
+// location when clocks went back, else t.
+func secondInstant(t time.Time) time.Time {
 	_, before := t.Zone()
 	_, after := t.Add(12 * time.Hour).Zone()
 	if before <= after {
 		return t
 	}
 	later := t.Add(time.Duration(before-after) * time.Second)
-	if !wallClock(later.In(z.loc)).Equal(wallClock(t.In(z.loc))) {
+	if !wallClock(later.In(t.Location())).Equal(wallClock(t)) {
 		return t
 	}
 	return later
@@ -190,7 +208,7 @@ func ParseAt(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	}
 	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04"} {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
+			return firstInstant(t), nil
 		}
 	}
 	clock, err := time.ParseInLocation("15:04", s, loc)
@@ -198,9 +216,14 @@ func ParseAt(s string, now time.Time, loc *time.Location) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("invalid time %q (examples: 2026-03-15T09:00:00Z, \"2026-03-15 09:00\", 09:00)", s)
 	}
 	local := now.In(loc)
-	t := time.Date(local.Year(), local.Month(), local.Day(), clock.Hour(), clock.Minute(), 0, 0, loc)
+	// The next time the clock shows it: today, in the repeated hour
+	// maybe its second pass, else tomorrow.
+	t := firstInstant(time.Date(local.Year(), local.Month(), local.Day(), clock.Hour(), clock.Minute(), 0, 0, loc))
 	if !t.After(now) {
-		t = time.Date(local.Year(), local.Month(), local.Day()+1, clock.Hour(), clock.Minute(), 0, 0, loc)
+		t = secondInstant(t)
+	}
+	if !t.After(now) {
+		t = firstInstant(time.Date(local.Year(), local.Month(), local.Day()+1, clock.Hour(), clock.Minute(), 0, 0, loc))
 	}
 	return t, nil
 }

@@ -45,6 +45,12 @@ func TestScheduleNext(t *testing.T) {
 			[]string{"2026-11-01T05:30:00Z", "2026-11-02T06:30:00Z"}},
 		{"fall back: from inside the repeated hour", "30 1 * * *", "America/New_York", "2026-11-01T06:10:00Z",
 			[]string{"2026-11-01T06:30:00Z", "2026-11-02T06:30:00Z"}},
+		{"fall back east of UTC: the first 02:30 CEST", "30 2 * * *", "Europe/Berlin", "2026-10-25T00:10:00Z",
+			[]string{"2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"}},
+		{"fall back east of UTC: from the second pass", "30 2 * * *", "Europe/Berlin", "2026-10-25T01:10:00Z",
+			[]string{"2026-10-25T01:30:00Z", "2026-10-26T01:30:00Z"}},
+		{"fall back by half an hour: the first 01:50 LHDT", "50 1 * * *", "Australia/Lord_Howe", "2026-04-04T14:40:00Z",
+			[]string{"2026-04-04T14:50:00Z", "2026-04-05T15:20:00Z"}},
 		{"fall back: every minute keeps going", "* * * * *", "America/New_York", "2026-11-01T06:10:00Z",
 			[]string{"2026-11-01T06:11:00Z", "2026-11-01T06:12:00Z"}},
 		{"month end: 31st skips short months", "0 0 31 * *", "UTC", "2026-04-01T00:00:00Z",
@@ -144,6 +150,28 @@ func TestParseAt(t *testing.T) {
 	}
 	if _, err := ParseAt("next tuesday", now, ny); err == nil {
 		t.Error("ParseAt accepted nonsense")
+	}
+}
+
+// TestParseAtInTheRepeatedHour: a wall-clock --at while clocks go back
+// is its first instant still to come, east and west of UTC.
+func TestParseAtInTheRepeatedHour(t *testing.T) {
+	tests := []struct{ zone, now, in, want string }{
+		{"Europe/Berlin", "2026-10-25T00:10:00Z", "02:30", "2026-10-25T00:30:00Z"},
+		{"Europe/Berlin", "2026-10-25T00:10:00Z", "2026-10-25 02:30", "2026-10-25T00:30:00Z"},
+		{"Europe/Berlin", "2026-10-25T00:40:00Z", "02:30", "2026-10-25T01:30:00Z"}, // the first has passed
+		{"Europe/Berlin", "2026-10-25T01:40:00Z", "02:30", "2026-10-26T01:30:00Z"}, // both have
+		{"Australia/Lord_Howe", "2026-04-04T14:40:00Z", "01:50", "2026-04-04T14:50:00Z"},
+		{"America/New_York", "2026-11-01T05:10:00Z", "01:30", "2026-11-01T05:30:00Z"},
+	}
+	for _, tt := range tests {
+		got, err := ParseAt(tt.in, mustTime(t, tt.now), mustLoc(t, tt.zone))
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.zone, tt.in, err)
+		}
+		if g := got.UTC().Format(time.RFC3339); g != tt.want {
+			t.Errorf("%s at %s: ParseAt(%q) = %s, want %s", tt.zone, tt.now, tt.in, g, tt.want)
+		}
 	}
 }
 

@@ -183,29 +183,61 @@ static const char *home_of(int argc, char **argv, const char **event) {
 	return dir;
 }
 
-/* connect_service connects to the service of home, or returns -1. */
-static int connect_service(const char *home) {
+/* open_state opens the home's memory/.state as the service of that home
+ * would have made it: memory and .state real directories (no symlink),
+ * .state owned by this user. The home's own path may pass through
+ * symlinks, as every command resolves it. */
+static int open_state(const char *home) {
 	char path[PATH_MAX];
 	int n;
 	if (home != NULL && *home != '\0')
-		n = snprintf(path, sizeof path, "%s/memory/.state", home);
+		n = snprintf(path, sizeof path, "%s", home);
 	else {
 		const char *h = getenv("HOME");
 		if (h == NULL || *h == '\0')
 			return -1;
-		n = snprintf(path, sizeof path, "%s/zylos/memory/.state", h);
+		n = snprintf(path, sizeof path, "%s/zylos", h);
 	}
 	if (n < 0 || (size_t)n >= sizeof path)
 		return -1;
-	/* Through the directory's descriptor, a home of any path length fits
-	 * in sun_path. */
 	int dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	const char *below[] = {"memory", ".state"};
+	for (size_t i = 0; dir >= 0 && i < sizeof below / sizeof below[0]; i++) {
+		int next = openat(dir, below[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dir);
+		dir = next;
+	}
+	struct stat st;
+	if (dir >= 0 && (fstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())) {
+		close(dir);
+		return -1;
+	}
+	return dir;
+}
+
+/* connect_service connects to the service of home, or returns -1. Only a
+ * socket of this user, in the home's own state directory, with a process
+ * of this user listening, is told anything: the request carries the
+ * prompt, the environment and the command line, and the answer goes into
+ * the agent's context. */
+static int connect_service(const char *home) {
+	int dir = open_state(home);
 	if (dir < 0)
 		return -1;
+	struct stat st;
+	if (fstatat(dir, ZM_SOCKET, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
+		close(dir);
+		return -1;
+	}
+	/* Through the directory's descriptor, a home of any path length fits
+	 * in sun_path. */
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
 	snprintf(addr.sun_path, sizeof addr.sun_path, "/proc/self/fd/%d/" ZM_SOCKET, dir);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (fd >= 0 && (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+	                getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid())) {
 		close(fd);
 		fd = -1;
 	}

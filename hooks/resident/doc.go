@@ -12,10 +12,11 @@
 // and the process exits there.
 //
 // The service answers exactly as the process would: it runs the same
-// entry point (hooks.Run) with the invocation's home, clock, environment
-// and binary path. Whenever that cannot be guaranteed it declines, before
-// the client has read any of stdin, and the process answers itself: a
-// service of another build of the binary or of another home, a timezone
+// entry point (hooks.Run) with the invocation's home, clock and
+// environment, and its own binary (it never runs a binary a request
+// names). Whenever that cannot be guaranteed it declines, before the
+// client has read any of stdin, and the process answers itself: a client
+// of another build or path of the binary or of another home, a timezone
 // other than the service's, a command line it does not parse, or a busy
 // service. A service that stops answering once it accepted is failed
 // open by the client after the hook's deadline, like any hook.

@@ -10,7 +10,7 @@ import (
 // request is one hook invocation as client.c sends it.
 type request struct {
 	identity string   // dev:ino:size:mtime of the client's binary
-	exe      string   // the client's binary, as /proc/self/exe names it
+	exe      string   // the client's binary, as /proc/self/exe names it; never run
 	cwd      string   // the client's working directory
 	started  int64    // when the client started waiting: CLOCK_MONOTONIC, ms
 	args     []string // argv, the program name first

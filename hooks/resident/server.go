@@ -49,6 +49,7 @@ const maxDeadline = time.Hour
 type Server struct {
 	layout   tiers.Layout
 	identity string
+	binary   string // the service's own executable, the only one it runs
 	path     string
 	ln       *net.UnixListener
 	log      *slog.Logger
@@ -67,6 +68,10 @@ func SocketPath(l tiers.Layout) string { return filepath.Join(l.StateDir(), sock
 // a service that died, and is replaced.
 func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 	identity, err := binaryIdentity("/proc/self/exe")
+	if err != nil {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
+	binary, err := ownBinary()
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
@@ -89,7 +94,7 @@ func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	return &Server{layout: l, identity: identity, path: path, ln: ln, log: log, slots: make(chan struct{}, maxAnswering)}, nil
+	return &Server{layout: l, identity: identity, binary: binary, path: path, ln: ln, log: log, slots: make(chan struct{}, maxAnswering)}, nil
 }
 
 // Serve answers until Close.
@@ -323,17 +328,33 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if err := s.layout.CheckConfined(); err != nil {
 		return invocation{}, err
 	}
-	// As os.Executable names a binary deleted since it started.
-	binary := strings.TrimSuffix(r.exe, " (deleted)")
-	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
-		binary = resolved
+	// The answer names the binary (in the commands it advises) and may
+	// start it (a background reindex): the service's own, never one a
+	// request names. A client of the same build by another path would
+	// name its own path; it answers itself. Both read /proc/self/exe,
+	// where the kernel names the file by its resolved path.
+	if strings.TrimSuffix(r.exe, " (deleted)") != s.binary {
+		return invocation{}, fmt.Errorf("binary %s is not the service's %s", r.exe, s.binary)
 	}
 	return invocation{
 		event:    event,
 		deadline: deadline,
 		started:  r.started,
-		env:      hooks.Env{Layout: s.layout, Now: now, Binary: binary, Getenv: r.getenv},
+		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv},
 	}, nil
+}
+
+// ownBinary is this process's executable as a hook's process names its
+// own (cmd/zylos-memory's executable): symlinks resolved.
+func ownBinary() (string, error) {
+	binary, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	return binary, nil
 }
 
 // parseArgs reads `[--zylos-dir DIR] hook COMMAND [--timeout D]`, each

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -75,7 +76,8 @@ func ParseHookInput(data []byte) (in HookInput, ok bool) {
 // session, archive and C4 excerpts within the excerpt budget. Only a
 // cancelled context is an error: every other problem (an index locked or
 // damaged beyond the deadline) degrades to fewer memories, because a hook
-// must never stand between the user and the agent.
+// must never stand between the user and the agent; an index that cannot
+// be opened or searched says why on Warn.
 func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if utf8.RuneCountInString(strings.TrimSpace(opts.Prompt)) < minPromptLen {
 		return "", nil
@@ -102,12 +104,12 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	}
 	ix, _, err := fulltext.OpenFresh(ctx, h, ixOpts)
 	if err != nil {
-		return "", ctx.Err()
+		return "", indexFailed(ctx, opts.Warn, err)
 	}
 	defer ix.Close()
 	hits, err := ix.Search(ctx, fulltext.Query{Text: opts.Prompt, Limit: limit + excerptCandidates, Now: opts.Now})
 	if err != nil {
-		return "", ctx.Err()
+		return "", indexFailed(ctx, opts.Warn, fmt.Errorf("search index: %w", err))
 	}
 	var memories, excerpts []fulltext.Hit
 	for _, hit := range hits {
@@ -124,6 +126,19 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		return "", nil
 	}
 	return formatContext(opts.Root, attrs, memories, excerpts, budget), nil
+}
+
+// indexFailed is Retrieve's error once the index failed it: a cancelled
+// context, or nil with a warning. An index busy with another writer or
+// being built in the background is only late, and says nothing.
+func indexFailed(ctx context.Context, warn io.Writer, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if warn != nil && !errors.Is(err, fulltext.ErrLocked) && !errors.Is(err, fulltext.ErrBuilding) {
+		fmt.Fprintln(warn, err)
+	}
+	return nil
 }
 
 // DefaultExcerptBudget is how many characters of session, archive and C4
