@@ -31,6 +31,16 @@ func TestIngestBadInput(t *testing.T) {
 		if !strings.Contains(out, "created "+sqliteRec) || !strings.Contains(h.read(decisionsMD), "### [2026-13-45] Bad date\n- **Decision:** x\n") {
 			t.Fatalf("the good entry is not ingested or the bad one changed: %s\n%s", out, h.read(decisionsMD))
 		}
+		// Ingested again, from the stamp and in full: nothing changes,
+		// and the output does not say all agrees.
+		for _, full := range []bool{false, true} {
+			if full {
+				os.Remove(h.path("memory/.state/bridge-ingest.cache"))
+			}
+			if out, _ := h.ingest(1); out != "Nothing ingested: 1 problem to mend, listed on stderr.\n" {
+				t.Fatalf("ingest again (full %v): %q", full, out)
+			}
+		}
 	})
 	t.Run("id pasted twice", func(t *testing.T) {
 		h := newMemHome(t)
@@ -92,7 +102,10 @@ func TestIngestBadInput(t *testing.T) {
 			h.write(decisionsMD, "# D\n"+handDecision)
 			h.ingest(0)
 			c.spoil(h)
-			_, errs := h.ingest(1)
+			out, errs := h.ingest(1)
+			if out != "Nothing ingested: 1 problem to mend, listed on stderr.\n" {
+				t.Fatalf("stdout: %q", out)
+			}
 			if !strings.Contains(errs, "memory/reference/decisions.md:1: ") || !strings.Contains(errs, c.problem) || strings.Count(errs, "\n") != 1 {
 				t.Fatalf("stderr: %q", errs)
 			}
