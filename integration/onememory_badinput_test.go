@@ -42,21 +42,6 @@ func TestIngestBadInput(t *testing.T) {
 			}
 		}
 	})
-	t.Run("id pasted twice", func(t *testing.T) {
-		h := newMemHome(t)
-		h.write(decisionsMD, "# D\n"+handDecision)
-		h.ingest(0)
-		src := h.read(decisionsMD)
-		copied := strings.Replace(src[strings.Index(src, "### "):], "Use SQLite for C4", "Copy of it", 1)
-		h.write(decisionsMD, src+"\n"+copied)
-		_, errs := h.ingest(1)
-		if !strings.Contains(errs, `"Copy of it": id use-sqlite-for-c4 is already used by "Use SQLite for C4" at line 3 (left alone)`) {
-			t.Fatalf("stderr: %q", errs)
-		}
-		if rec := h.record(sqliteRec); rec["title"] != "Use SQLite for C4" {
-			t.Fatalf("the first entry's record changed: %v", rec["title"])
-		}
-	})
 	t.Run("entry moved between files", func(t *testing.T) {
 		h := newMemHome(t)
 		h.write(decisionsMD, "# D\n"+handDecision)

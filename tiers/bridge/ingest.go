@@ -38,6 +38,9 @@ type Change struct {
 	Line   int    `json:"line,omitempty"`
 	Title  string `json:"title"`
 	Detail string `json:"detail,omitempty"`
+	// IDWas is the id the entry's comment named when the ingest gave it
+	// another: an id another entry holds (see claim).
+	IDWas string `json:"id_was,omitempty"`
 }
 
 func (c Change) String() string {
@@ -222,7 +225,9 @@ func (in *ingester) load() error {
 	for _, p := range problems {
 		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
 	}
-	in.claim()
+	if held, err = in.claim(held); err != nil {
+		return err
+	}
 	return in.settle(held, pairs)
 }
 
@@ -251,11 +256,15 @@ func (in *ingester) run() error {
 	return in.unclaimed()
 }
 
-// claim finds which entry holds each id: the first one, reference files
-// before archive files. Every later entry naming the same id is reported.
-func (in *ingester) claim() {
-	holders := map[string]*entry{}
-	in.holders = holders
+// claim finds which entry holds each id: in a reference file, the
+// first one that says what the id's record says, else the first one;
+// in an archive file only when no reference file names the id. Every
+// other entry naming the id (an entry copied with its id comment, an id
+// changed by hand to one in use) is a new entry, to be given an id of
+// its own. It answers the records of held it had to read to tell.
+func (in *ingester) claim(held []*stored) ([]*stored, error) {
+	named := map[string][]*entry{}
+	var keys []string
 	for _, archive := range []bool{false, true} {
 		for _, f := range in.files {
 			if f.archive != archive {
@@ -267,15 +276,89 @@ func (in *ingester) claim() {
 					continue
 				}
 				key := e.spec.category + "/" + e.id
-				if first, ok := holders[key]; ok {
-					e.problem = joinProblem(e.problem, fmt.Sprintf("id %s is already used by %q at line %d", e.id, first.Title, first.Line))
-					continue
+				if named[key] == nil {
+					keys = append(keys, key)
 				}
-				holders[key] = e
-				in.claimed[key] = true
+				named[key] = append(named[key], e)
 			}
 		}
 	}
+	in.holders = map[string]*entry{}
+	for _, key := range keys {
+		es := named[key]
+		holder := es[0]
+		if len(es) > 1 {
+			var err error
+			if held, err = in.readHeld(key, held); err != nil {
+				return nil, err
+			}
+			if st := in.recs[key]; st != nil {
+				for _, e := range es {
+					if in.archiveOf(e) {
+						break
+					}
+					if e.problem == "" && e.spec.same(e.Entry, st.rec) {
+						holder = e
+						break
+					}
+				}
+			}
+		}
+		in.holders[key] = holder
+		in.claimed[key] = true
+		for _, e := range es {
+			if e != holder {
+				e.takenBy = holder
+			}
+		}
+	}
+	return held, nil
+}
+
+// readHeld reads the held record of key now (see settle), answering the
+// others.
+func (in *ingester) readHeld(key string, held []*stored) ([]*stored, error) {
+	for i, st := range held {
+		if st.key() != key {
+			continue
+		}
+		problem, err := in.readStored(st)
+		if err != nil {
+			return nil, err
+		}
+		if problem != nil {
+			in.report.Problems = append(in.report.Problems, *problem)
+		} else {
+			in.recs[key] = st
+		}
+		return append(held[:i:i], held[i+1:]...), nil
+	}
+	return held, nil
+}
+
+// archiveOf reports whether e is an entry of an archive file.
+func (in *ingester) archiveOf(e *entry) bool { return strings.HasPrefix(e.File, "archive/") }
+
+// takenID is the taken id entry e names, or "".
+func takenID(e entry) string {
+	if e.takenBy == nil {
+		return ""
+	}
+	return e.id
+}
+
+// takenDetail is the detail of a change made for entry e: why an entry
+// naming a taken id is a new entry comes first.
+func takenDetail(e entry, detail string) string {
+	if e.takenBy == nil {
+		return detail
+	}
+	h := e.takenBy
+	note := fmt.Sprintf("its id comment named %s, the id of %q (memory/%s:%d)", e.id, h.Title, h.File, h.Line)
+	if detail == "" {
+		return note + ": the entry is a record of its own"
+	}
+	return note + "; " + detail
 }
 
 func (in *ingester) entry(f *viewFile, e entry) error {
@@ -286,9 +369,12 @@ func (in *ingester) entry(f *viewFile, e entry) error {
 		return nil
 	}
 	if f.archive {
+		if e.takenBy != nil {
+			return nil
+		}
 		return in.archivedEntry(f, e)
 	}
-	if e.id == "" {
+	if e.id == "" || e.takenBy != nil {
 		return in.join(f, e)
 	}
 	st := in.recs[e.spec.category+"/"+e.id]
@@ -321,7 +407,7 @@ func (in *ingester) join(f *viewFile, e entry) error {
 		in.claimed[st.key()] = true
 		if e.spec.same(e.Entry, st.rec) {
 			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
-				Detail: "the record and the entry say the same; the entry now carries its id"})
+				Detail: takenDetail(e, "the record and the entry say the same; the entry now carries its id"), IDWas: takenID(e)})
 			in.splice(f).render(e, st.rec)
 			return in.update(f, e, st, true)
 		}
@@ -345,7 +431,8 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 	in.taken[e.spec.category+"/"+id] = true
 	in.claimed[e.spec.category+"/"+id] = true
 	d := e.spec.newDoc(e.Entry, id, f.rel, in.stamp())
-	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: detail}
+	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
+		Detail: takenDetail(e, detail), IDWas: takenID(e)}
 	if in.dry {
 		in.note(c)
 		return nil
