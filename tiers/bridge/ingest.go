@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -96,8 +97,9 @@ type ingester struct {
 	claimed map[string]bool // record keys an entry names
 	keep    map[string]bool // records to render rather than retire
 	// unreadable lists the view files ingest could not read: the entries
-	// in them are not known to be gone.
+	// in them are not known to be gone. unread says why, one problem each.
 	unreadable map[string]bool
+	unread     []Problem
 	taken      map[string]bool // ids given out in this run, by category/id
 	// holders is the entry holding each id (see claim), by category/id.
 	holders map[string]*entry
@@ -107,6 +109,7 @@ type ingester struct {
 	pairs   map[string]pair
 	touched map[string]bool
 	splices map[*viewFile]*splice
+	grown   map[*viewFile]int // bytes the splices add, as reserved by fits
 	shownIn []shownIn
 	batch   *records.Batch // the records writes so far, synced by flush
 	created int            // records created for new entries
@@ -129,6 +132,7 @@ type inStep struct {
 	problems []Problem
 	names    map[string]bool // absolute paths of the bridged record files
 	files    []*viewFile
+	unread   []Problem // the view files not read, with files
 	// index is the entry index of the view files as the keys describe
 	// them ("" when not known), kept up to date by each render in place.
 	index string
@@ -187,14 +191,14 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		if !step {
 			return in.report, nil, nil
 		}
-		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, index: index}, nil
+		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, unread: in.unread, index: index}, nil
 	}
 	return in.report, nil, err
 }
 
 func (h Home) newIngester(dry bool) *ingester {
 	return &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
-		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, report: Report{DryRun: dry},
+		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, grown: map[*viewFile]int{}, report: Report{DryRun: dry},
 		pairs: map[string]pair{}, touched: map[string]bool{}}
 }
 
@@ -222,6 +226,7 @@ func (in *ingester) load() error {
 	}
 	in.report.Problems = append(in.report.Problems, recProblems...)
 	in.report.Problems = append(in.report.Problems, problems...)
+	in.unread = problems
 	for _, p := range problems {
 		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
 	}
@@ -406,6 +411,10 @@ func (in *ingester) join(f *viewFile, e entry) error {
 		}
 		in.claimed[st.key()] = true
 		if e.spec.same(e.Entry, st.rec) {
+			if !in.fits(f, idGrowth(f, e, st.id)) {
+				in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
+				return nil
+			}
 			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
 				Detail: takenDetail(e, "the record and the entry say the same; the entry now carries its id"), IDWas: takenID(e)})
 			in.splice(f).render(e, st.rec)
@@ -424,6 +433,10 @@ func (in *ingester) join(f *viewFile, e entry) error {
 func (in *ingester) create(f *viewFile, e entry, id, action, detail string) error {
 	if in.MaxCreates > 0 && in.created >= in.MaxCreates {
 		in.report.Deferred++
+		return nil
+	}
+	if e.id != id && !in.fits(f, idGrowth(f, e, id)) {
+		in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
 		return nil
 	}
 	in.created++
@@ -540,14 +553,47 @@ func (in *ingester) unclaimed() error {
 	}
 	for _, st := range render {
 		file := st.spec.homeFile(st.rec)
+		f := fileNamed(&in.files, file)
+		if !in.fits(f, len(st.spec.block(st.rec, lineEnding(f.src)))+4*len(lineEnding(f.src))) {
+			in.report.Problems = append(in.report.Problems, Problem{File: in.shown(st.abs), Line: 1, Title: st.rec.Title,
+				Problem: "not rendered: " + in.overflow(f, "its entry")})
+			continue
+		}
 		in.note(Change{Action: "rendered", Target: in.shown(st.abs), File: "memory/" + file, Title: st.rec.Title,
 			Detail: "the record had no entry"})
 		if !in.dry {
-			in.splice(fileNamed(&in.files, file)).add(st.spec, []*records.Record{st.rec})
+			in.splice(f).add(st.spec, []*records.Record{st.rec})
 			in.shownIn = append(in.shownIn, shownIn{st, file})
 		}
 	}
 	return nil
+}
+
+// fits reserves n more bytes of f for the ingest's splice of it, or
+// answers false when f would grow past what is read into entries
+// (tiers.MaxEntryFileSize): from then on none of its entries would be
+// kept in step.
+func (in *ingester) fits(f *viewFile, n int) bool {
+	if len(f.src)+in.grown[f]+n > tiers.MaxEntryFileSize {
+		return false
+	}
+	in.grown[f] += n
+	return true
+}
+
+// idGrowth is what writing id into entry e of f adds to f.
+func idGrowth(f *viewFile, e entry, id string) int {
+	if e.id == "" {
+		return len(tiers.IDComment(id)) + len(lineEnding(f.src[e.start:e.end]))
+	}
+	return len(tiers.IDComment(id)) - len(tiers.IDComment(e.id))
+}
+
+// overflow is the problem of what (an id comment, an entry) that does not
+// fit in f.
+func (in *ingester) overflow(f *viewFile, what string) string {
+	return fmt.Sprintf("left alone: %s would take memory/%s past the %d bytes up to which a file is read into entries (%s)",
+		what, f.rel, tiers.MaxEntryFileSize, splitHint(f.rel))
 }
 
 // shownIn is a record rendered into a file that its related_files must
