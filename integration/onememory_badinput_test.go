@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // ingested runs records ingest and returns its result, failing on an
@@ -120,4 +122,34 @@ func TestIngestBadInput(t *testing.T) {
 			t.Fatalf("%s", resultText(res))
 		}
 	})
+}
+
+// TestWriteRefusesAnUnwritableIndexFirst: with index.md a directory, a
+// records write (or an ingest) would fail on the index after it had
+// stored the record and written its entry; it is refused before
+// anything changes.
+func TestWriteRefusesAnUnwritableIndexFirst(t *testing.T) {
+	h := newMemHome(t)
+	h.write(decisionsMD, "# D\n"+handDecision)
+	h.ingest(0)
+	index := h.path("memory/records/index.md")
+	os.Remove(index)
+	os.Mkdir(index, 0o755)
+	h.write(decisionsMD, h.read(decisionsMD)+redisDecision)
+	in := h.stage("new.json", `{"title":"New one","tags":["t"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`)
+	before := testutil.Tree(t, h.path("memory"))
+	refused := "zylos-memory: " + index + ": a directory, not a regular file; refusing to open it; nothing changed\n"
+	for _, args := range [][]string{
+		{"records", "write", "--action", "create", "--category", "decision", "--target", "memory/records/decisions/new-one.json", "--input", in},
+		{"records", "write", "--action", "retire", "--target", sqliteRec},
+		{"records", "ingest"},
+	} {
+		res := h.run(nil, args...)
+		if res.Code != 1 || res.Stdout != "" || res.Stderr != refused {
+			t.Fatalf("%v: %s", args, resultText(res))
+		}
+		if now := testutil.Tree(t, h.path("memory")); now != before {
+			t.Fatalf("%v changed files:\n%s", args, testutil.Diff(before, now))
+		}
+	}
 }

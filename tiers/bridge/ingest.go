@@ -63,13 +63,20 @@ func (c Change) String() string {
 // retires its record (recoverable with --action restore), an entry put
 // back restores or unarchives it; an entry moved into an archive file
 // archives it. Records that never had an entry are rendered into their
-// file. Malformed entries and duplicate ids are reported and left alone.
+// file. An entry naming an id another entry holds is a new entry (see
+// claim). Malformed entries, and ids that would take a file past the
+// size it is read up to, are reported and left alone.
 func Ingest(h Home, dryRun bool) (Report, error) {
 	release, err := h.lock(dryRun)
 	if err != nil {
 		return Report{}, err
 	}
 	defer release()
+	if !dryRun {
+		if err := records.CheckIndexFiles(h.root()); err != nil {
+			return Report{}, err
+		}
+	}
 	return h.ingest(dryRun)
 }
 
