@@ -306,8 +306,8 @@ func (in *ingester) claim(held []*stored) ([]*stored, error) {
 			}
 			if st := in.recs[key]; st != nil {
 				for _, e := range es {
-					if in.archiveOf(e) {
-						break
+					if strings.HasPrefix(e.File, "archive/") {
+						break // an archived entry never wins over a reference one
 					}
 					if e.problem == "" && e.spec.same(e.Entry, st.rec) {
 						holder = e
@@ -347,9 +347,6 @@ func (in *ingester) readHeld(key string, held []*stored) ([]*stored, error) {
 	}
 	return held, nil
 }
-
-// archiveOf reports whether e is an entry of an archive file.
-func (in *ingester) archiveOf(e *entry) bool { return strings.HasPrefix(e.File, "archive/") }
 
 // takenID is the taken id entry e names, or "".
 func takenID(e entry) string {
