@@ -9,9 +9,11 @@ import (
 )
 
 // ingestEdit takes a Write/Edit of a reference file into the records. A
-// malformed entry of that file comes back as feedback (PostToolUse's
-// {"decision":"block","reason":...}) so that the agent mends it at once;
-// what changed is noted on stderr.
+// malformed entry of that file, and an entry that named an id another
+// entry holds (and was given its own), come back as feedback
+// (PostToolUse's {"decision":"block","reason":...}) so that the agent
+// mends it, or knows the file changed, at once; what changed is noted on
+// stderr.
 func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
 	h := bridge.Home{Layout: env.Layout, Now: env.Now(), MaxCreates: bridge.BoundedCreates}
 	rel, ok := h.ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
@@ -24,8 +26,12 @@ func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("ingest %s: %w", rel, err)
 	}
+	var renamed []string
 	for _, c := range rep.Changes {
 		notes = append(notes, "[INGEST] "+c.String())
+		if c.IDWas != "" && c.File == "memory/"+rel {
+			renamed = append(renamed, c.String())
+		}
 	}
 	var problems []string
 	for _, p := range rep.Problems {
@@ -33,16 +39,24 @@ func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
 			problems = append(problems, p.String())
 		}
 	}
-	if len(problems) == 0 {
+	var reason []string
+	if len(renamed) > 0 {
+		reason = append(reason, "These entries of memory/"+rel+" named an id that another entry holds, so each was given an id of "+
+			"its own (its id comment in the file now says so; read the file again before editing it):\n- "+strings.Join(renamed, "\n- "))
+	}
+	if len(problems) > 0 {
+		reason = append(reason, "These entries of memory/"+rel+" are not saved as records until they are mended:\n- "+
+			strings.Join(problems, "\n- ")+"\n"+entryFormats)
+	}
+	if len(reason) == 0 {
 		return nil, strings.Join(notes, "\n"), nil
 	}
-	reason := "These entries of memory/" + rel + " are not saved as records until they are mended:\n- " +
-		strings.Join(problems, "\n- ") + "\n" + entryFormats
-	return &guard.PostToolUse{Decision: "block", Reason: reason}, strings.Join(notes, "\n"), nil
+	return &guard.PostToolUse{Decision: "block", Reason: strings.Join(reason, "\n")}, strings.Join(notes, "\n"), nil
 }
 
 // entryFormats reminds the agent of the entry formats of the reference tier.
 const entryFormats = "Formats: decision `### [YYYY-MM-DD] Title` with `- **Decision:**`, `- **Context:**`, " +
 	"`- **Status:** active|superseded|archived`; project `### Name` with `- **Status:** active|completed|blocked|planned`, " +
 	"`- **Updated:** YYYY-MM-DD`, `- **Notes:**`; preference `### Name` with `- **Value:**`, `- **Source:**`, `- **Added:** YYYY-MM-DD`. " +
-	"Keep each entry's `<!-- id: ... -->` line."
+	"The `<!-- id: ... -->` lines are written for you: a new entry needs none (never copy one from another entry), " +
+	"and an entry whose id line is wrong is mended by deleting that line."

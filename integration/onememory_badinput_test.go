@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // ingested runs records ingest and returns its result, failing on an
@@ -31,20 +33,15 @@ func TestIngestBadInput(t *testing.T) {
 		if !strings.Contains(out, "created "+sqliteRec) || !strings.Contains(h.read(decisionsMD), "### [2026-13-45] Bad date\n- **Decision:** x\n") {
 			t.Fatalf("the good entry is not ingested or the bad one changed: %s\n%s", out, h.read(decisionsMD))
 		}
-	})
-	t.Run("id pasted twice", func(t *testing.T) {
-		h := newMemHome(t)
-		h.write(decisionsMD, "# D\n"+handDecision)
-		h.ingest(0)
-		src := h.read(decisionsMD)
-		copied := strings.Replace(src[strings.Index(src, "### "):], "Use SQLite for C4", "Copy of it", 1)
-		h.write(decisionsMD, src+"\n"+copied)
-		_, errs := h.ingest(1)
-		if !strings.Contains(errs, `"Copy of it": id use-sqlite-for-c4 is already used by "Use SQLite for C4" at line 3 (left alone)`) {
-			t.Fatalf("stderr: %q", errs)
-		}
-		if rec := h.record(sqliteRec); rec["title"] != "Use SQLite for C4" {
-			t.Fatalf("the first entry's record changed: %v", rec["title"])
+		// Ingested again, from the stamp and in full: nothing changes,
+		// and the output does not say all agrees.
+		for _, full := range []bool{false, true} {
+			if full {
+				os.Remove(h.path("memory/.state/bridge-ingest.cache"))
+			}
+			if out, _ := h.ingest(1); out != "Nothing ingested: 1 problem to mend, listed on stderr.\n" {
+				t.Fatalf("ingest again (full %v): %q", full, out)
+			}
 		}
 	})
 	t.Run("entry moved between files", func(t *testing.T) {
@@ -92,7 +89,10 @@ func TestIngestBadInput(t *testing.T) {
 			h.write(decisionsMD, "# D\n"+handDecision)
 			h.ingest(0)
 			c.spoil(h)
-			_, errs := h.ingest(1)
+			out, errs := h.ingest(1)
+			if out != "Nothing ingested: 1 problem to mend, listed on stderr.\n" {
+				t.Fatalf("stdout: %q", out)
+			}
 			if !strings.Contains(errs, "memory/reference/decisions.md:1: ") || !strings.Contains(errs, c.problem) || strings.Count(errs, "\n") != 1 {
 				t.Fatalf("stderr: %q", errs)
 			}
@@ -122,4 +122,34 @@ func TestIngestBadInput(t *testing.T) {
 			t.Fatalf("%s", resultText(res))
 		}
 	})
+}
+
+// TestWriteRefusesAnUnwritableIndexFirst: with index.md a directory, a
+// records write (or an ingest) would fail on the index after it had
+// stored the record and written its entry; it is refused before
+// anything changes.
+func TestWriteRefusesAnUnwritableIndexFirst(t *testing.T) {
+	h := newMemHome(t)
+	h.write(decisionsMD, "# D\n"+handDecision)
+	h.ingest(0)
+	index := h.path("memory/records/index.md")
+	os.Remove(index)
+	os.Mkdir(index, 0o755)
+	h.write(decisionsMD, h.read(decisionsMD)+redisDecision)
+	in := h.stage("new.json", `{"title":"New one","tags":["t"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`)
+	before := testutil.Tree(t, h.path("memory"))
+	refused := "zylos-memory: " + index + ": a directory, not a regular file; refusing to open it; nothing changed\n"
+	for _, args := range [][]string{
+		{"records", "write", "--action", "create", "--category", "decision", "--target", "memory/records/decisions/new-one.json", "--input", in},
+		{"records", "write", "--action", "retire", "--target", sqliteRec},
+		{"records", "ingest"},
+	} {
+		res := h.run(nil, args...)
+		if res.Code != 1 || res.Stdout != "" || res.Stderr != refused {
+			t.Fatalf("%v: %s", args, resultText(res))
+		}
+		if now := testutil.Tree(t, h.path("memory")); now != before {
+			t.Fatalf("%v changed files:\n%s", args, testutil.Diff(before, now))
+		}
+	}
 }

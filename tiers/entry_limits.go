@@ -15,8 +15,9 @@ const MaxEntryFileSize = 4 << 20
 // UnparsedError is a tier file that is not parsed into entries: over
 // MaxEntryFileSize, or not a regular file (a directory named core.md).
 type UnparsedError struct {
-	Path   string
-	Reason string
+	Path     string
+	Reason   string
+	TooLarge bool // over MaxEntryFileSize, rather than not a regular file
 }
 
 func (e *UnparsedError) Error() string { return e.Path + ": " + e.Reason }
@@ -28,11 +29,13 @@ func ReadTierFile(path string) ([]byte, error) {
 	var tooLarge *regfile.TooLargeError
 	switch {
 	case errors.Is(err, regfile.ErrNotRegular):
-		return nil, &UnparsedError{path, "not a regular file; not parsed into entries"}
+		return nil, &UnparsedError{Path: path, Reason: "not a regular file; not parsed into entries"}
 	case errors.As(err, &tooLarge) && tooLarge.Size < 0:
-		return nil, &UnparsedError{path, fmt.Sprintf("file grew over %d bytes while read; not parsed into entries", MaxEntryFileSize)}
+		return nil, &UnparsedError{Path: path, TooLarge: true,
+			Reason: fmt.Sprintf("file grew over %d bytes while read; not parsed into entries", MaxEntryFileSize)}
 	case errors.As(err, &tooLarge):
-		return nil, &UnparsedError{path, fmt.Sprintf("file is %d bytes; files over %d bytes are not parsed into entries", tooLarge.Size, MaxEntryFileSize)}
+		return nil, &UnparsedError{Path: path, TooLarge: true,
+			Reason: fmt.Sprintf("file is %d bytes; files over %d bytes are not parsed into entries", tooLarge.Size, MaxEntryFileSize)}
 	}
 	return data, err
 }

@@ -53,3 +53,25 @@ func BenchmarkParseDecisions(b *testing.B) {
 		ParseEntries("reference/decisions.md", src)
 	}
 }
+
+// BenchmarkParseDecisionsPastLimit is what reading a decisions file of
+// short entries would cost at the size limit and past it: why files over
+// MaxEntryFileSize are refused rather than served.
+func BenchmarkParseDecisionsPastLimit(b *testing.B) {
+	for _, mb := range []int{4, 20} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			var s strings.Builder
+			s.WriteString("# Decisions Log\n")
+			for i := 0; s.Len() < mb<<20; i++ {
+				fmt.Fprintf(&s, "\n### [2026-03-01] Decision number %d\n<!-- id: decision-number-%d -->\n- **Decision:** use option %d\n- **Context:** a few words of context\n- **Status:** active\n", i, i, i)
+			}
+			src := []byte(s.String())
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ParseEntries("reference/decisions.md", src)
+			}
+		})
+	}
+}

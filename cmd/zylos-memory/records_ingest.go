@@ -61,7 +61,8 @@ func runRecordsIngest(c *cli.Context) error {
 }
 
 // printIngest prints one line per change on stdout (prefixed "would" in a
-// dry run), or that nothing changed, and one line per problem on stderr.
+// dry run), or that nothing changed and whether anything is left to mend,
+// and one line per problem on stderr.
 func printIngest(e *env, rep bridge.Report) {
 	prefix := ""
 	if rep.DryRun {
@@ -70,8 +71,14 @@ func printIngest(e *env, rep bridge.Report) {
 	for _, ch := range rep.Changes {
 		fmt.Fprintln(e.stdout, prefix+ch.String())
 	}
-	if len(rep.Changes) == 0 {
+	switch n := len(rep.Problems); {
+	case len(rep.Changes) > 0:
+	case n == 0:
 		fmt.Fprintln(e.stdout, "Nothing to ingest: the reference tier and the records agree.")
+	case n == 1:
+		fmt.Fprintln(e.stdout, "Nothing ingested: 1 problem to mend, listed on stderr.")
+	default:
+		fmt.Fprintf(e.stdout, "Nothing ingested: %d problems to mend, listed on stderr.\n", n)
 	}
 	printDeferred(e, rep)
 	for _, p := range rep.Problems {

@@ -14,6 +14,9 @@ type entry struct {
 	idLine     [2]int // byte range of the id comment's line; zero without one
 	start, end int
 	problem    string // why the bridge leaves it alone, "" when it does not
+	// takenBy is the entry that holds the id this one names too (see
+	// claim), nil when this one holds it or names none.
+	takenBy *entry
 	// paired: the entry holds its id and matches its pair (see PairsFile);
 	// its record was not read.
 	paired bool

@@ -83,7 +83,7 @@ func (in *ingester) backings() backings {
 			continue
 		}
 		for _, e := range f.entries {
-			if e.id != "" && e.problem == "" {
+			if e.id != "" && e.problem == "" && e.takenBy == nil {
 				abs := filepath.Join(in.root(), records.Folder(e.spec.category), e.id+".json")
 				b.byLine[fmt.Sprintf("%s:%d", f.rel, e.Line)] = tiers.Backing{Record: in.shown(abs)}
 			}

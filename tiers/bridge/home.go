@@ -173,7 +173,11 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 			src, err := tiers.ReadTierFile(filepath.Join(h.Layout.MemoryDir(), rel))
 			var unparsed *tiers.UnparsedError
 			if errors.As(err, &unparsed) {
-				problems = append(problems, Problem{File: "memory/" + rel, Line: 1, Problem: unparsed.Reason})
+				why := unparsed.Reason
+				if unparsed.TooLarge {
+					why += " (" + splitHint(rel) + ")"
+				}
+				problems = append(problems, Problem{File: "memory/" + rel, Line: 1, Problem: why})
 				continue
 			}
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -38,6 +39,9 @@ type Change struct {
 	Line   int    `json:"line,omitempty"`
 	Title  string `json:"title"`
 	Detail string `json:"detail,omitempty"`
+	// IDWas is the id the entry's comment named when the ingest gave it
+	// another: an id another entry holds (see claim).
+	IDWas string `json:"id_was,omitempty"`
 }
 
 func (c Change) String() string {
@@ -59,13 +63,20 @@ func (c Change) String() string {
 // retires its record (recoverable with --action restore), an entry put
 // back restores or unarchives it; an entry moved into an archive file
 // archives it. Records that never had an entry are rendered into their
-// file. Malformed entries and duplicate ids are reported and left alone.
+// file. An entry naming an id another entry holds is a new entry (see
+// claim). Malformed entries, and ids that would take a file past the
+// size it is read up to, are reported and left alone.
 func Ingest(h Home, dryRun bool) (Report, error) {
 	release, err := h.lock(dryRun)
 	if err != nil {
 		return Report{}, err
 	}
 	defer release()
+	if !dryRun {
+		if err := records.CheckIndexFiles(h.root()); err != nil {
+			return Report{}, err
+		}
+	}
 	return h.ingest(dryRun)
 }
 
@@ -93,8 +104,9 @@ type ingester struct {
 	claimed map[string]bool // record keys an entry names
 	keep    map[string]bool // records to render rather than retire
 	// unreadable lists the view files ingest could not read: the entries
-	// in them are not known to be gone.
+	// in them are not known to be gone. unread says why, one problem each.
 	unreadable map[string]bool
+	unread     []Problem
 	taken      map[string]bool // ids given out in this run, by category/id
 	// holders is the entry holding each id (see claim), by category/id.
 	holders map[string]*entry
@@ -104,6 +116,7 @@ type ingester struct {
 	pairs   map[string]pair
 	touched map[string]bool
 	splices map[*viewFile]*splice
+	grown   map[*viewFile]int // bytes the splices add, as reserved by fits
 	shownIn []shownIn
 	batch   *records.Batch // the records writes so far, synced by flush
 	created int            // records created for new entries
@@ -126,6 +139,7 @@ type inStep struct {
 	problems []Problem
 	names    map[string]bool // absolute paths of the bridged record files
 	files    []*viewFile
+	unread   []Problem // the view files not read, with files
 	// index is the entry index of the view files as the keys describe
 	// them ("" when not known), kept up to date by each render in place.
 	index string
@@ -184,14 +198,14 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		if !step {
 			return in.report, nil, nil
 		}
-		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, index: index}, nil
+		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, unread: in.unread, index: index}, nil
 	}
 	return in.report, nil, err
 }
 
 func (h Home) newIngester(dry bool) *ingester {
 	return &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
-		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, report: Report{DryRun: dry},
+		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, grown: map[*viewFile]int{}, report: Report{DryRun: dry},
 		pairs: map[string]pair{}, touched: map[string]bool{}}
 }
 
@@ -219,10 +233,13 @@ func (in *ingester) load() error {
 	}
 	in.report.Problems = append(in.report.Problems, recProblems...)
 	in.report.Problems = append(in.report.Problems, problems...)
+	in.unread = problems
 	for _, p := range problems {
 		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
 	}
-	in.claim()
+	if held, err = in.claim(held); err != nil {
+		return err
+	}
 	return in.settle(held, pairs)
 }
 
@@ -251,11 +268,15 @@ func (in *ingester) run() error {
 	return in.unclaimed()
 }
 
-// claim finds which entry holds each id: the first one, reference files
-// before archive files. Every later entry naming the same id is reported.
-func (in *ingester) claim() {
-	holders := map[string]*entry{}
-	in.holders = holders
+// claim finds which entry holds each id: in a reference file, the
+// first one that says what the id's record says, else the first one;
+// in an archive file only when no reference file names the id. Every
+// other entry naming the id (an entry copied with its id comment, an id
+// changed by hand to one in use) is a new entry, to be given an id of
+// its own. It answers the records of held it had to read to tell.
+func (in *ingester) claim(held []*stored) ([]*stored, error) {
+	named := map[string][]*entry{}
+	var keys []string
 	for _, archive := range []bool{false, true} {
 		for _, f := range in.files {
 			if f.archive != archive {
@@ -267,15 +288,86 @@ func (in *ingester) claim() {
 					continue
 				}
 				key := e.spec.category + "/" + e.id
-				if first, ok := holders[key]; ok {
-					e.problem = joinProblem(e.problem, fmt.Sprintf("id %s is already used by %q at line %d", e.id, first.Title, first.Line))
-					continue
+				if named[key] == nil {
+					keys = append(keys, key)
 				}
-				holders[key] = e
-				in.claimed[key] = true
+				named[key] = append(named[key], e)
 			}
 		}
 	}
+	in.holders = map[string]*entry{}
+	for _, key := range keys {
+		es := named[key]
+		holder := es[0]
+		if len(es) > 1 {
+			var err error
+			if held, err = in.readHeld(key, held); err != nil {
+				return nil, err
+			}
+			if st := in.recs[key]; st != nil {
+				for _, e := range es {
+					if strings.HasPrefix(e.File, "archive/") {
+						break // an archived entry never wins over a reference one
+					}
+					if e.problem == "" && e.spec.same(e.Entry, st.rec) {
+						holder = e
+						break
+					}
+				}
+			}
+		}
+		in.holders[key] = holder
+		in.claimed[key] = true
+		for _, e := range es {
+			if e != holder {
+				e.takenBy = holder
+			}
+		}
+	}
+	return held, nil
+}
+
+// readHeld reads the held record of key now (see settle), answering the
+// others.
+func (in *ingester) readHeld(key string, held []*stored) ([]*stored, error) {
+	for i, st := range held {
+		if st.key() != key {
+			continue
+		}
+		problem, err := in.readStored(st)
+		if err != nil {
+			return nil, err
+		}
+		if problem != nil {
+			in.report.Problems = append(in.report.Problems, *problem)
+		} else {
+			in.recs[key] = st
+		}
+		return append(held[:i:i], held[i+1:]...), nil
+	}
+	return held, nil
+}
+
+// takenID is the taken id entry e names, or "".
+func takenID(e entry) string {
+	if e.takenBy == nil {
+		return ""
+	}
+	return e.id
+}
+
+// takenDetail is the detail of a change made for entry e: why an entry
+// naming a taken id is a new entry comes first.
+func takenDetail(e entry, detail string) string {
+	if e.takenBy == nil {
+		return detail
+	}
+	h := e.takenBy
+	note := fmt.Sprintf("its id comment named %s, the id of %q (memory/%s:%d)", e.id, h.Title, h.File, h.Line)
+	if detail == "" {
+		return note + ": the entry is a record of its own"
+	}
+	return note + "; " + detail
 }
 
 func (in *ingester) entry(f *viewFile, e entry) error {
@@ -286,9 +378,12 @@ func (in *ingester) entry(f *viewFile, e entry) error {
 		return nil
 	}
 	if f.archive {
+		if e.takenBy != nil {
+			return nil
+		}
 		return in.archivedEntry(f, e)
 	}
-	if e.id == "" {
+	if e.id == "" || e.takenBy != nil {
 		return in.join(f, e)
 	}
 	st := in.recs[e.spec.category+"/"+e.id]
@@ -320,8 +415,12 @@ func (in *ingester) join(f *viewFile, e entry) error {
 		}
 		in.claimed[st.key()] = true
 		if e.spec.same(e.Entry, st.rec) {
+			if !in.fits(f, idGrowth(f, e, st.id)) {
+				in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
+				return nil
+			}
 			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
-				Detail: "the record and the entry say the same; the entry now carries its id"})
+				Detail: takenDetail(e, "the record and the entry say the same; the entry now carries its id"), IDWas: takenID(e)})
 			in.splice(f).render(e, st.rec)
 			return in.update(f, e, st, true)
 		}
@@ -340,12 +439,17 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 		in.report.Deferred++
 		return nil
 	}
+	if e.id != id && !in.fits(f, idGrowth(f, e, id)) {
+		in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
+		return nil
+	}
 	in.created++
 	abs := filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")
 	in.taken[e.spec.category+"/"+id] = true
 	in.claimed[e.spec.category+"/"+id] = true
 	d := e.spec.newDoc(e.Entry, id, f.rel, in.stamp())
-	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: detail}
+	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
+		Detail: takenDetail(e, detail), IDWas: takenID(e)}
 	if in.dry {
 		in.note(c)
 		return nil
@@ -453,14 +557,47 @@ func (in *ingester) unclaimed() error {
 	}
 	for _, st := range render {
 		file := st.spec.homeFile(st.rec)
+		f := fileNamed(&in.files, file)
+		if !in.fits(f, len(st.spec.block(st.rec, lineEnding(f.src)))+4*len(lineEnding(f.src))) {
+			in.report.Problems = append(in.report.Problems, Problem{File: in.shown(st.abs), Line: 1, Title: st.rec.Title,
+				Problem: "not rendered: " + in.overflow(f, "its entry")})
+			continue
+		}
 		in.note(Change{Action: "rendered", Target: in.shown(st.abs), File: "memory/" + file, Title: st.rec.Title,
 			Detail: "the record had no entry"})
 		if !in.dry {
-			in.splice(fileNamed(&in.files, file)).add(st.spec, []*records.Record{st.rec})
+			in.splice(f).add(st.spec, []*records.Record{st.rec})
 			in.shownIn = append(in.shownIn, shownIn{st, file})
 		}
 	}
 	return nil
+}
+
+// fits reserves n more bytes of f for the ingest's splice of it, or
+// answers false when f would grow past what is read into entries
+// (tiers.MaxEntryFileSize): from then on none of its entries would be
+// kept in step.
+func (in *ingester) fits(f *viewFile, n int) bool {
+	if len(f.src)+in.grown[f]+n > tiers.MaxEntryFileSize {
+		return false
+	}
+	in.grown[f] += n
+	return true
+}
+
+// idGrowth is what writing id into entry e of f adds to f.
+func idGrowth(f *viewFile, e entry, id string) int {
+	if e.id == "" {
+		return len(tiers.IDComment(id)) + len(lineEnding(f.src[e.start:e.end]))
+	}
+	return len(tiers.IDComment(id)) - len(tiers.IDComment(e.id))
+}
+
+// overflow is the problem of what (an id comment, an entry) that does not
+// fit in f.
+func (in *ingester) overflow(f *viewFile, what string) string {
+	return fmt.Sprintf("left alone: %s would take memory/%s past the %d bytes up to which a file is read into entries (%s)",
+		what, f.rel, tiers.MaxEntryFileSize, splitHint(f.rel))
 }
 
 // shownIn is a record rendered into a file that its related_files must

@@ -131,6 +131,22 @@ func sectionEnd(src []byte, name string) (int, bool) {
 	return at, in
 }
 
+// splitHint says how to bring the file rel back under
+// tiers.MaxEntryFileSize.
+func splitHint(rel string) string {
+	dir, _, _ := strings.Cut(rel, "/")
+	other := "<other>.md"
+	switch tiers.KindOf(rel) {
+	case tiers.KindDecision:
+		other = "decisions-<part>.md"
+	case tiers.KindProject:
+		other = "projects-<part>.md"
+	case tiers.KindPreference:
+		other = "preferences-<part>.md"
+	}
+	return "split it: move some of its entries to memory/" + dir + "/" + other
+}
+
 // result applies the edits and proves the outcome: every id to show is
 // there once and says what it must, every id to drop is gone, and every
 // entry the edits did not touch reads back byte for byte, in order.
@@ -142,6 +158,10 @@ func (sp *splice) result() ([]byte, error) {
 		}
 	}
 	out := applyEdits(sp.src, sp.edits)
+	if len(out) > tiers.MaxEntryFileSize {
+		return nil, fmt.Errorf("memory/%s would grow to %d bytes, past the %d bytes up to which a file is read into entries; nothing changed (%s)",
+			sp.rel, len(out), tiers.MaxEntryFileSize, splitHint(sp.rel))
+	}
 	if sp.provenInPlace(out) {
 		return out, nil
 	}

@@ -67,7 +67,7 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	if home, ok, err := v.renderIndexed(s, r, renamedFrom); ok || err != nil {
 		return home, err
 	}
-	files, err := v.takeFiles()
+	files, unread, err := v.takeFiles()
 	if err != nil {
 		return "", err
 	}
@@ -80,6 +80,15 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 					return "", fmt.Errorf("memory/%s:%d %q: %s; mend the entry first", f.rel, e.Line, e.Title, e.problem)
 				}
 				at, found = f, e
+			}
+		}
+	}
+	if at == nil {
+		// Its entry may be in a file that was not read: adding one, or
+		// changing the record alone, would tell a lie either way.
+		for _, p := range unread {
+			if tiers.KindOf(p.File) == s.kind {
+				return "", fmt.Errorf("%s: %s; the record's entry can be neither found nor placed, so nothing changed", p.File, p.Problem)
 			}
 		}
 	}
@@ -113,15 +122,15 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	return "memory/" + home, nil
 }
 
-// takeFiles answers the files Sync read, once, else reads them.
-func (v *view) takeFiles() ([]*viewFile, error) {
+// takeFiles answers the files Sync read, once, else reads them, and the
+// problems of those it could not read.
+func (v *view) takeFiles() ([]*viewFile, []Problem, error) {
 	if v.step != nil && v.step.files != nil {
-		files := v.step.files
-		v.step.files = nil
-		return files, nil
+		files, unread := v.step.files, v.step.unread
+		v.step.files, v.step.unread = nil, nil
+		return files, unread, nil
 	}
-	files, _, err := v.h.loadFiles()
-	return files, err
+	return v.h.loadFiles()
 }
 
 // renderIndexed renders r into its entry in place from the entry index

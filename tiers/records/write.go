@@ -101,6 +101,9 @@ func Write(o WriteOptions) (Answer, error) {
 		}
 		defer lock.Release()
 	}
+	if err := CheckIndexFiles(o.Root); err != nil {
+		return nil, err
+	}
 	// Only the root, which holds few files: a record temp file a killed
 	// write left in its folder is removed by the repair of its mark.
 	atomicfile.Sweep(o.Root)
@@ -335,41 +338,49 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if err := os.MkdirAll(filepath.Dir(w.t.abs), 0o755); err != nil {
 		return fmt.Errorf("create category folder: %w", err)
 	}
+	shownIn := ""
 	if w.View != nil {
 		var err error
-		if data, err = w.render(d, data, renamedFrom); err != nil {
+		if data, shownIn, err = w.render(d, data, renamedFrom); err != nil {
 			return err
 		}
 	}
 	if w.Batch != nil {
 		return w.Batch.store(w, d, data, renamedFrom)
 	}
+	// What fails from here on fails after the view was changed: the
+	// error says what was done.
+	viewDone := ""
+	if shownIn != "" {
+		viewDone = shownIn + " already shows the change; the next records write or ingest takes it into the record"
+	}
 	marked := []string{w.t.abs}
 	if renamedFrom != "" {
 		marked = append(marked, renamedFrom)
 	}
 	if err := markPending(w.Root, marked); err != nil {
-		return err
+		return partial(err, viewDone)
 	}
 	crashAt("marked")
 	if err := atomicfile.WriteFile(w.t.abs, data, 0o644); err != nil {
-		return fmt.Errorf("write record: %w", err)
+		return partial(fmt.Errorf("write record: %w", err), viewDone)
 	}
 	crashAt("record-written")
 	drop, add := w.indexChange(d, renamedFrom)
 	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
-		return err
+		return partial(err, w.t.shown+" is stored, but the index is not updated: a mark left for it makes the next records write do it")
 	}
 	crashAt("index-updated")
+	stored := w.t.shown + " is stored and indexed"
 	if renamedFrom != "" {
 		if err := os.Remove(renamedFrom); err != nil {
-			return fmt.Errorf("remove renamed record: %w", err)
+			return partial(fmt.Errorf("remove renamed record: %w", err), stored)
 		}
 		if err := atomicfile.SyncDir(filepath.Dir(renamedFrom)); err != nil {
-			return err
+			return partial(err, stored)
 		}
 	}
-	return clearPending(w.Root)
+	return partial(clearPending(w.Root), stored)
 }
 
 // indexChange is what storing d does to the index: its line (and the
@@ -386,12 +397,33 @@ func (w *writer) indexChange(d doc, renamedFrom string) (drop []string, add []En
 	return drop, add
 }
 
+// partial says what was done before err, when anything was.
+func partial(err error, done string) error {
+	if err == nil || done == "" {
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, done)
+}
+
+// CheckIndexFiles refuses a root whose index or index update mark is
+// not a regular file: a write would fail on it after it had stored the
+// record (and changed its view), so it is refused before anything is.
+func CheckIndexFiles(root string) error {
+	for _, name := range []string{IndexFile, PendingFile} {
+		if err := regfile.Check(filepath.Join(root, name)); err != nil {
+			return fmt.Errorf("%w; nothing changed", err)
+		}
+	}
+	return nil
+}
+
 // render shows d in the view and lists the view file in related_files,
-// answering the bytes to store.
-func (w *writer) render(d doc, data []byte, renamedFrom string) ([]byte, error) {
+// answering the bytes to store and the view file that shows it ("" for
+// none).
+func (w *writer) render(d doc, data []byte, renamedFrom string) ([]byte, string, error) {
 	rec, err := ParseRecord(data)
 	if err != nil {
-		return nil, fmt.Errorf("render record: %w", err)
+		return nil, "", fmt.Errorf("render record: %w", err)
 	}
 	oldID := ""
 	if renamedFrom != "" {
@@ -399,11 +431,12 @@ func (w *writer) render(d doc, data []byte, renamedFrom string) ([]byte, error) 
 	}
 	file, err := w.View.Render(rec, oldID)
 	if err != nil {
-		return nil, fmt.Errorf("render record: %w", err)
+		return nil, "", fmt.Errorf("render record: %w", err)
 	}
 	if file == "" || slices.Contains(d.strings("related_files"), file) {
-		return data, nil
+		return data, file, nil
 	}
 	d["related_files"] = append(d.list("related_files"), file)
-	return d.bytes()
+	data, err = d.bytes()
+	return data, file, err
 }

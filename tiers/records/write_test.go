@@ -378,3 +378,47 @@ func TestLocatorRemembersVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// spoilingView is a view whose Render shows the record in view.md and
+// then turns the index into a directory: what a write does after it
+// changed its view fails.
+type spoilingView struct{ root string }
+
+func (v spoilingView) Sync() error { return nil }
+
+func (v spoilingView) Render(*Record, string) (string, error) {
+	if err := os.WriteFile(filepath.Join(v.root, "view.md"), []byte("shown\n"), 0o644); err != nil {
+		return "", err
+	}
+	index := filepath.Join(v.root, IndexFile)
+	if err := os.Remove(index); err != nil {
+		return "", err
+	}
+	return "memory/view.md", os.Mkdir(index, 0o755)
+}
+
+// TestFailedWriteSaysWhatWasDone: a write that fails after it changed its
+// view, or stored its record, says so in its error.
+func TestFailedWriteSaysWhatWasDone(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.write(WriteOptions{Action: "retire", View: spoilingView{f.root}})
+	index := filepath.Join(f.root, IndexFile)
+	want := "read index: " + index + ": a directory, not a regular file; refusing to open it" +
+		" (memory/records/decisions/use-jwt.json is stored, but the index is not updated: a mark left for it makes the next records write do it)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	data, _ := os.ReadFile(filepath.Join(f.root, "decisions/use-jwt.json"))
+	if d, _ := decodeDoc(data); d.status() != StatusRetired {
+		t.Fatalf("record: %s", data)
+	}
+	// The next write fails in the repair the mark asks for, before it
+	// changes anything.
+	_, err = f.write(WriteOptions{Action: "restore"})
+	if err == nil || err.Error() != "read index: "+index+": a directory, not a regular file; refusing to open it" {
+		t.Fatalf("next write: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(f.root, "decisions/use-jwt.json")); !strings.Contains(string(data), `"record_status": "retired"`) {
+		t.Fatalf("record after the refused restore: %s", data)
+	}
+}
