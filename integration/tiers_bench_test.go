@@ -60,12 +60,12 @@ func BenchmarkRotateWithRotation(b *testing.B) {
 	}
 }
 
-// BenchmarkNodeTierScripts runs the seed-002 Node scripts on the same
-// trees, for the speed comparison; skipped without node or the seed.
+// BenchmarkNodeTierScripts runs zylos's Node memory scripts on the same
+// trees, for the speed comparison; skipped without node or the scripts.
 func BenchmarkNodeTierScripts(b *testing.B) {
 	node := newNodeScripts(b)
 	if node == nil {
-		b.Skip("node or seed 002 missing")
+		b.Skip("node or the Node memory scripts missing")
 	}
 	for _, size := range []struct {
 		name  string

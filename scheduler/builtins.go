@@ -7,7 +7,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// Names of the built-in tasks (seed 002 section 8).
+// Names of the built-in tasks (Memory Architecture v2).
 const (
 	SyncTask          = "memory-sync-periodic"
 	RotationTask      = "session-rotation-daily"

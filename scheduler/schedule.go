@@ -168,7 +168,7 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// ParseDuration reads a Go duration ("90m", "2h") and also the seed's
+// ParseDuration reads a Go duration ("90m", "2h") and also the Node scheduler's
 // spelled form ("2 hours", "30 minutes", "1 day").
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)

@@ -12,7 +12,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// Pipeline is the memory sync flow of seed 002 (rotate, fetch, update the
+// Pipeline is the memory sync flow of Memory Architecture v2 (rotate, fetch, update the
 // memory files, checkpoint) over one memory tree and one C4 database, made
 // safe: a checkpoint is only created by an explicit call after the memory
 // was written, and never over conversations that were not fetched.

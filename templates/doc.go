@@ -1,5 +1,5 @@
 // Package templates holds the files `zylos-memory init` seeds into a zylos
-// home, embedded in the binary: the blank memory tier files of seed 002
+// home, embedded in the binary: the blank memory tier files of Memory Architecture v2
 // section 3.2 under memory/, and the memory skill instructions (SKILL.md and
 // the CLAUDE.md memory section, written for this binary's commands) under
 // skill/, and the blank files of the zylos v0.7 layout (identity.md,

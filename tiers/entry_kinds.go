@@ -7,7 +7,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
-// EntryKind says which format of seed 002 section 2.2 an entry follows.
+// EntryKind says which format of Memory Architecture v2 an entry follows.
 type EntryKind string
 
 const (
@@ -77,13 +77,13 @@ func (k EntryKind) requiredFields() []string {
 	return nil
 }
 
-// knownStatuses lists the Status values seed 002 defines per kind.
+// knownStatuses lists the Status values Memory Architecture v2 defines per kind.
 func (k EntryKind) knownStatuses() []string {
 	switch k {
 	case KindDecision:
 		return []string{"active", "superseded", "archived"}
 	case KindProject:
-		// seed 002's, then zylos-core v0.7.1's (projects-format.md).
+		// Memory Architecture v2's, then zylos-core v0.7.1's (projects-format.md).
 		return []string{"active", "completed", "blocked", "planned", "planning", "paused", "abandoned"}
 	}
 	return nil

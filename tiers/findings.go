@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Ages beyond which consolidation archives an entry (seed 002 section 2.2).
+// Ages beyond which consolidation archives an entry (Memory Architecture v2).
 const (
 	DecisionArchiveDays = 90 // superseded or archived decisions
 	ProjectArchiveDays  = 30 // completed projects, by their Updated date

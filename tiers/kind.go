@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 )
 
-// Kind is a memory layout: v2 (seed 002: core.md always injected) or v0.7
+// Kind is a memory layout: v2 (Memory Architecture v2: core.md always injected) or v0.7
 // (zylos-core v0.7.1: identity.md, state.md and references.md injected,
 // users/<id>/profile.md, reference/ideas.md).
 type Kind string

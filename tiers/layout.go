@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 )
 
-// CoreSizeCap is the byte budget of core.md (seed 002: 3 KB).
+// CoreSizeCap is the byte budget of core.md (Memory Architecture v2: 3 KB).
 const CoreSizeCap = 3072
 
 // Layout names every path of a zylos home. It is a value: building one

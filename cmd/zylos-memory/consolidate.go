@@ -67,7 +67,7 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 }
 
 // consolidationReport is the report of the layout's consolidate.js: v0.7.1's
-// budgets, freshness and file lists in a v0.7 home, seed 002's otherwise.
+// budgets, freshness and file lists in a v0.7 home, Memory Architecture v2's otherwise.
 func consolidationReport(l tiers.Layout, now time.Time) (tiers.JSObject, error) {
 	if l.Kind() == tiers.KindV07 {
 		return tiers.ConsolidationV07(l, now)

@@ -104,7 +104,7 @@ func (r recallAt) String() string {
 }
 
 // TestRecallEvaluation measures session-level recall of search on the
-// generated corpus, and of the keyword scorer search replaced (seed 003's
+// generated corpus, and of the keyword scorer search replaced (the claude-memory plugin's
 // title/tag/prefix points, each document scored as a title) on the same
 // documents. The figures are in docs/performance.md; run with -v to see them.
 func TestRecallEvaluation(t *testing.T) {
@@ -148,7 +148,7 @@ func TestRecallEvaluation(t *testing.T) {
 	}
 }
 
-// keywordScorer ranks every indexed document by the points of seed 003's
+// keywordScorer ranks every indexed document by the points of the claude-memory plugin's
 // scorer, which retrieval used before the index (recall.Score: 2 for a
 // title word, 1 for a prefix of 4+ letters, each document taken as a
 // title), best first, recent first among equals. The words of each

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// autoFix corrects the trivial mistakes of seed 003's auto-fix list
+// autoFix corrects the trivial mistakes of the claude-memory plugin's auto-fix list
 // instead of failing, reporting each through warn as "[AUTO-FIX] ...".
 // Tags are normalized but not capped here: create caps them, update's
 // merge decides what to evict.

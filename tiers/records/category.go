@@ -7,7 +7,7 @@ var Categories = []string{
 	"session_summary", "decision", "runbook", "constraint", "tech_debt", "preference", "project", "note",
 }
 
-// folders maps each category to its folder under the root (seed 003,
+// folders maps each category to its folder under the root (the claude-memory plugin,
 // plus "projects" for project records and "notes" for the generic
 // entries of other reference files).
 var folders = map[string]string{

@@ -36,7 +36,7 @@ type TriageConfig struct {
 	DefaultModel      string
 }
 
-// Config is memory-config.json with every default of seed 003 section 10
+// Config is memory-config.json with every default of the claude-memory plugin
 // filled in. Raw keeps the file as read, unknown keys included, so a
 // rewrite never drops them. Problems lists invalid values that were
 // replaced by their default.
@@ -227,7 +227,7 @@ var validModels = map[string]bool{"haiku": true, "sonnet": true, "opus": true}
 
 func (r reader) triage(obj map[string]any, t *TriageConfig) {
 	r.boolean(obj, "triage.enabled", &t.Enabled)
-	// max_messages is clamped into [10, 200] rather than rejected (seed 003).
+	// max_messages is clamped into [10, 200] rather than rejected (the claude-memory plugin).
 	if v, ok := obj["max_messages"].(float64); ok && v == math.Trunc(v) {
 		t.MaxMessages = int(math.Min(200, math.Max(10, v)))
 	} else {

@@ -129,7 +129,7 @@ func retireForWindow(root, abs string, now time.Time, warn func(string)) error {
 
 // uniqueContent names the open items of an outgoing session (in progress,
 // blockers, next actions) that no kept session mentions: the deletion
-// guard of seed 004. It only warns; retirement proceeds.
+// guard of the plugin's skill. It only warns; retirement proceeds.
 func uniqueContent(old Scanned, kept []Scanned) string {
 	var corpus strings.Builder
 	for _, k := range kept {

@@ -49,11 +49,11 @@ func TestEntryStringDefusesHostileTitles(t *testing.T) {
 	}
 }
 
-// seedIndexLine is seed 003's index line pattern: the oracle that
+// seedIndexLine is the claude-memory plugin's index line pattern: the oracle that
 // SplitIndexLine must agree with exactly.
 var seedIndexLine = regexp.MustCompile(`^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$`)
 
-// seedEntry parses a line the way the seed does: display name and entry.
+// seedEntry parses a line the way the plugin does: display name and entry.
 func seedEntry(line string) (string, Entry, bool) {
 	m := seedIndexLine.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 	if m == nil || categoryOfDisplay(m[1]) == "" {
@@ -68,7 +68,7 @@ func seedEntry(line string) (string, Entry, bool) {
 	return m[1], e, true
 }
 
-// FuzzIndexLine holds SplitIndexLine and ParseIndex to the seed's pattern,
+// FuzzIndexLine holds SplitIndexLine and ParseIndex to the plugin's pattern,
 // and formatting to never forge a line.
 func FuzzIndexLine(f *testing.F) {
 	for _, s := range []string{

@@ -25,7 +25,7 @@ var displayCategory = func() map[string]string {
 }()
 
 // SplitIndexLine splits an index line, ignoring a trailing CR or LF. It
-// accepts exactly seed 003's pattern
+// accepts exactly the claude-memory plugin's pattern
 //
 //	^- \[([A-Z_]+)\] (.+?) -> (\S+)(?:\s+#tags:(.+))?$
 //

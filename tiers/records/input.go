@@ -9,13 +9,13 @@ import (
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
-// StagingDir is where seed 004's flow keeps drafts and inputs.
+// StagingDir is where the plugin's skill keeps drafts and inputs.
 const StagingDir = ".staging"
 
 // maxInput bounds an input file: records are a few KB.
 const maxInput = 1 << 20
 
-// pendingPrefix names the /tmp input files of seed 003.
+// pendingPrefix names the /tmp input files of the claude-memory plugin.
 const pendingPrefix = ".memory-write-pending"
 
 // CheckInputPath accepts only /tmp/.memory-write-pending*.json and files

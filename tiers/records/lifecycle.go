@@ -46,7 +46,7 @@ func (w *writer) lifecycle() (Answer, error) {
 }
 
 // errKind names an action's error block. The soft delete answers in the
-// spelling the caller used: DELETE_ERROR for --action delete (seed 003),
+// spelling the caller used: DELETE_ERROR for --action delete (the claude-memory plugin),
 // RETIRE_ERROR for --action retire (the plugin's current name).
 func (w *writer) errKind() string {
 	if w.Action == "retire" && w.spelledDelete {

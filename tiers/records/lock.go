@@ -14,7 +14,7 @@ import (
 const LockFile = ".index.lock"
 
 // LockTimeout is how long a writer waits for the lock before giving up
-// (seed 003's 5 s). Unlike the plugin, it never proceeds unlocked.
+// (the claude-memory plugin's 5 s). Unlike the plugin, it never proceeds unlocked.
 var LockTimeout = 5 * time.Second
 
 // Lock holds the records root's exclusive lock. flock is released by the

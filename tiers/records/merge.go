@@ -12,7 +12,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
-// immutable fields may never change through update (seed 003 section 5).
+// immutable fields may never change through update (the claude-memory plugin).
 var immutable = []string{"created_at", "schema_version", "category", "id"}
 
 // lifecycleFields belong to retire/archive/restore and are carried over

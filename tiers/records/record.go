@@ -20,7 +20,7 @@ const (
 	StatusArchived = "archived"
 )
 
-// Caps of seed 003.
+// Caps of the claude-memory plugin.
 const (
 	TagCap     = 12
 	ChangesCap = 50
@@ -117,5 +117,5 @@ func Slugify(s string) string {
 	return slug
 }
 
-// ValidID reports whether id has the form of seed 003's ID_PATTERN.
+// ValidID reports whether id has the form of the claude-memory plugin's ID_PATTERN.
 func ValidID(id string) bool { return idFormat().MatchString(id) }

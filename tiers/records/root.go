@@ -8,7 +8,7 @@ import (
 )
 
 // pluginMarker is the directory pair that marks a plugin-style root inside
-// a target path (seed 003: "scans target path for .claude/memory").
+// a target path (the claude-memory plugin: "scans target path for .claude/memory").
 var pluginMarker = []string{".claude", "memory"}
 
 // ResolveRoot picks the records root: the explicit --root if given, else

@@ -10,7 +10,7 @@ import (
 const TitleMax = 120
 
 // invisible reports control, zero-width, bidi and tag characters: the
-// ranges seed 003 strips from titles, tags and snippets.
+// ranges the claude-memory plugin strips from titles, tags and snippets.
 func invisible(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:

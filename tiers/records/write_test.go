@@ -70,7 +70,7 @@ func addChange(d doc) {
 	d["changes"] = append(d.list("changes"), map[string]any{"date": "2026-03-15", "summary": "edit"})
 }
 
-// TestMergeProtections walks seed 003's merge-protection table row by row.
+// TestMergeProtections walks the claude-memory plugin's merge-protection table row by row.
 func TestMergeProtections(t *testing.T) {
 	tests := []struct {
 		name  string

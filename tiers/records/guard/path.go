@@ -13,7 +13,7 @@ import (
 type Options struct {
 	Root    string // the default records root (normally $ZYLOS_DIR/memory/records)
 	Home    string // for "~/" in a tool's path
-	TempDir string // where seed 003's staging files live; "" means /tmp
+	TempDir string // where the claude-memory plugin's staging files live; "" means /tmp
 	Command string // how the agent runs this binary for this home; "" means zylos-memory
 }
 
@@ -41,7 +41,7 @@ type Target struct {
 	Class Class
 }
 
-// pendingNames are seed 003's staging files, allowed in the temp dir only.
+// pendingNames are the claude-memory plugin's staging files, allowed in the temp dir only.
 var pendingNames = []struct{ prefix, suffix string }{
 	{".memory-write-pending", ".json"},
 	{".memory-draft-", ".json"},
@@ -89,7 +89,7 @@ func Classify(path, cwd string, opts Options) Target {
 }
 
 // classOf sorts a path inside a root: <root>/.staging/ holds the agent's
-// input files (seed 004) and memory-config.json is the user's to edit;
+// input files (the plugin's skill) and memory-config.json is the user's to edit;
 // everything else is records, index and locks.
 func classOf(rel string) Class {
 	if strings.HasPrefix(rel, ".staging/") || rel == records.ConfigFile {

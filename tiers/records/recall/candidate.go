@@ -9,7 +9,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-// Pre-actions and structural CUD verdicts of seed 003 section 4.
+// Pre-actions and structural CUD verdicts of the claude-memory plugin.
 const (
 	ActionCreate         = "CREATE"
 	ActionNoop           = "NOOP"
@@ -120,7 +120,7 @@ func verifiedCandidate(opts CandidateOptions, e records.Entry) *Candidate {
 }
 
 // classify applies the pre-classification, structural CUD, vetoes and
-// hints tables of seed 003 section 4.
+// hints tables of the claude-memory plugin.
 func classify(category, event string, cand *Candidate, score int) *CandidateResult {
 	res := &CandidateResult{
 		Candidate:     cand,

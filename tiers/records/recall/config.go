@@ -11,7 +11,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-// maxInjectCap is the most memories one prompt may receive (seed 003).
+// maxInjectCap is the most memories one prompt may receive (the claude-memory plugin).
 const maxInjectCap = 20
 
 // settings are the retrieval part of a root's config.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Points of the candidate score (seed 003): a token equal to a title word,
+// Points of the candidate score (the claude-memory plugin): a token equal to a title word,
 // equal to a tag, or (at four characters or more) a prefix of either.
 const (
 	titlePoints  = 2

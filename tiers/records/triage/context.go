@@ -16,7 +16,7 @@ const (
 	truncatedMarker = "\n[Truncated: context exceeded 50KB]\n"
 )
 
-// The context file name of seed 003 (.memory-triage-context-<category>.txt).
+// The context file name of the claude-memory plugin (.memory-triage-context-<category>.txt).
 const (
 	contextPrefix = ".memory-triage-context-"
 	contextSuffix = ".txt"

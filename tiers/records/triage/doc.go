@@ -1,6 +1,6 @@
 // Package triage owns the Stop-hook decision of the structured memory layer:
 // it reads the tail of a Claude Code transcript, scores the six record
-// categories with deterministic keyword heuristics (seed 003, memory_triage),
+// categories with deterministic keyword heuristics (the claude-memory plugin, memory_triage),
 // and, when a category crosses its threshold, blocks the stop (exit 2) with a
 // message on stderr that tells the agent what to save, plus one context file
 // per triggered category.
