@@ -248,7 +248,8 @@ func TestMCPStatusAndHistory(t *testing.T) {
 	zylos := mcpHome(t)
 	s, _ := mcpSession(t, zylos)
 	status := mustCall(t, s, "memory_status", map[string]any{})
-	for _, want := range []string{"Core.md budget:", "reference/decisions.md", "Conversation log (C4): every conversation is summarized",
+	for _, want := range []string{"Core.md budget:", "reference/decisions.md", "Records: none yet",
+		"Conversation log (C4): every conversation is summarized",
 		"Last changes:\nno journal in this home"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %q:\n%s", want, status)
@@ -277,8 +278,12 @@ func TestMCPStatusAndHistory(t *testing.T) {
 	if got := mustCall(t, s, "memory_history", map[string]any{"ref": "memory/reference/decisions.md:3", "limit": 1}); !strings.Contains(got, "session=s-42") || strings.Count(got, "\n") != 1 {
 		t.Errorf("history of decisions.md: %q", got)
 	}
-	if got := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(got, "source=init") {
-		t.Errorf("status shows no last changes: %s", got)
+	mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A note", "content": map[string]any{"body": "x"}})
+	got = mustCall(t, s, "memory_status", map[string]any{})
+	for _, want := range []string{"source=init", "Records: Memory Health Report", "NOTE: 1", "Health: GOOD"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status lacks %q:\n%s", want, got)
+		}
 	}
 }
 

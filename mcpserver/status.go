@@ -9,6 +9,7 @@ import (
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 type statusInput struct{}
@@ -16,13 +17,20 @@ type statusInput struct{}
 // lastChanges is how many changes memory_status shows.
 const lastChanges = 5
 
-// status is the status command's memory report, the C4 backlog and the
-// last changes from the journal.
+// status is the status command's memory report, the records' health
+// report (records index --health), the C4 backlog and the last changes
+// from the journal.
 func (h Home) status(ctx context.Context, _ statusInput) (string, error) {
 	var b strings.Builder
 	b.WriteString("Memory files and budgets:\n")
 	if err := tiers.LayoutStatus(h.Layout, &b); err != nil {
 		fmt.Fprintf(&b, "cannot read the memory files: %v\n", err)
+	}
+	b.WriteString("\nRecords: ")
+	if _, err := os.Stat(h.Layout.RecordsDir()); errors.Is(err, os.ErrNotExist) {
+		b.WriteString("none yet\n")
+	} else if _, err := records.IndexHealth(h.Layout.RecordsDir(), h.Now(), &b, func(w string) { h.logf("%s", w) }); err != nil {
+		fmt.Fprintf(&b, "cannot read them: %v\n", err)
 	}
 	b.WriteString("\nConversation log (C4): " + h.backlog() + "\n")
 	changes, err := h.journalLog(ctx, journalQuery{limit: lastChanges})

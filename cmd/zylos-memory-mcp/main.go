@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,7 +33,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	flags := flag.NewFlagSet("zylos-memory mcp", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	dir := flags.String("zylos-dir", envOr("ZYLOS_DIR", tiers.DefaultZylosDir()), "zylos home whose memory to serve")
-	if err := flags.Parse(args); err != nil {
+	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err != nil {
 		return 2
 	}
 	if flags.NArg() > 0 {
