@@ -454,3 +454,19 @@ func writeFile(t testing.TB, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestMCPConversations: a conversation is read by the c4:ID search cites,
+// and the backlog shows in memory_status.
+func TestMCPConversations(t *testing.T) {
+	zylos := hookHome(t, 31)
+	s, _ := mcpSession(t, zylos)
+	got := mustCall(t, s, "memory_read", map[string]any{"ref": "c4:5"})
+	want := testutil.Run{ZylosDir: zylos}.Exec(t, "c4", "fetch", "--begin", "5", "--end", "5").Stdout
+	if got != want {
+		t.Errorf("memory_read c4:5 answered\n%s\nc4 fetch\n%s", got, want)
+	}
+	if status := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(status,
+		"Conversation log (C4): 31 conversations unsummarized (ids 1-31), over the sync threshold: run the memory sync") {
+		t.Errorf("status:\n%s", status)
+	}
+}
