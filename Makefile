@@ -28,8 +28,11 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build test bench run install lint fuzz clean e2e e2e-client
 
+# The MCP server is a binary of its own (zylos-memory mcp runs it from
+# beside zylos-memory): the MCP SDK's package init stays out of the hooks.
 build:
 	go build -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/zylos-memory
+	go build -ldflags='$(LDFLAGS)' -o $(BIN)-mcp ./cmd/zylos-memory-mcp
 
 test:
 	go vet ./...
@@ -45,6 +48,7 @@ run: build
 install: build
 	install -d "$(PREFIX)/bin"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/zylos-memory"
+	install -m 0755 $(BIN)-mcp "$(PREFIX)/bin/zylos-memory-mcp"
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -37,6 +37,7 @@ func client(t *testing.T) string {
 func home(t *testing.T) (zylos, userHome string) {
 	userHome = t.TempDir()
 	zylos = filepath.Join(userHome, "zylos")
+	testutil.MCPBinary(t) // init registers the MCP server, which runs it
 	c4fixture.Create(t, filepath.Join(zylos, "comm-bridge", "c4.db"), 31, 0)
 	// A generous timeout: CI machines may be busy, and this is no speed test.
 	initRun := testutil.Run{ZylosDir: zylos, Env: []string{"ZYLOS_MEMORY_NOW="}, Timeout: 2 * time.Minute}
@@ -68,7 +69,7 @@ func runClient(t *testing.T, bin, zylos, userHome, url, prompt string, env ...st
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-p", prompt, "--output-format", "json", "--debug",
-		"--allowedTools", "Read,Write,Edit,Bash")
+		"--allowedTools", "Read,Write,Edit,Bash,mcp__zylos-memory")
 	cmd.Dir = zylos
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),

@@ -36,8 +36,8 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 }
 
 // Diagnose checks a home: its dirs, core.md, the C4 and scheduler
-// databases, and that every hook is registered, points at an executable
-// and answers within its timeout.
+// databases, that every hook is registered, points at an executable
+// and answers within its timeout, and that the MCP server answers.
 func Diagnose(l tiers.Layout) []Check {
 	checks := []Check{checkDirs(l)}
 	if l.Kind() == tiers.KindV07 {
@@ -46,7 +46,8 @@ func Diagnose(l tiers.Layout) []Check {
 		checks = append(checks, checkCore(l))
 	}
 	checks = append(checks, checkC4(l), checkSchedulerDB(l))
-	return append(checks, checkHooks(l)...)
+	checks = append(checks, checkHooks(l)...)
+	return append(checks, checkMCP(l)...)
 }
 
 func checkDirs(l tiers.Layout) Check {

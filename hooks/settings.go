@@ -42,18 +42,12 @@ type Registration struct {
 // binary that moved, updates them in place instead of adding duplicates.
 // The previous file is kept as settings.local.json.bak-<UTC time>.
 //
+// It approves the memory's MCP server (enabledMcpjsonServers; RegisterMCP
+// puts it into .mcp.json), so a session does not stop at the prompt.
 // It also sets ZYLOS_DIR to this home in the settings' "env", so the
 // commands the agent runs (the memory skill's, the hooks' advice) find the
 // home whose hooks gave them, and applies vars (a nil Value removes one).
 func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars ...EnvVar) (Registration, error) {
-	path := l.SettingsFile()
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real // a settings file kept elsewhere stays there, and a link
-	}
-	old, perm, err := readSettings(path)
-	if err != nil {
-		return Registration{}, err
-	}
 	env := []member{{"ZYLOS_DIR", marshal(l.ZylosDir)}}
 	for _, v := range vars {
 		var val json.RawMessage
@@ -62,7 +56,30 @@ func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars
 		}
 		env = append(env, member{v.Key, val})
 	}
-	merged, changed, err := mergeSettings(old, entries(l, binary, events), env)
+	return rewriteJSON(l.SettingsFile(), now, func(old []byte) ([]byte, bool, error) {
+		merged, changed, err := mergeSettings(old, entries(l, binary, events), env)
+		if err != nil {
+			return nil, false, err
+		}
+		approved, approvedNow, err := approveServer(merged, MCPServerName)
+		return approved, changed || approvedNow, err
+	})
+}
+
+// rewriteJSON applies merge to a JSON file of Claude Code's (nil data when
+// it is missing) and writes the result atomically when merge changed
+// something, keeping the previous file as <path>.bak-<UTC time>. A file
+// merge cannot read is a *MalformedError and stays untouched; a file kept
+// elsewhere through a link stays there.
+func rewriteJSON(path string, now time.Time, merge func(old []byte) ([]byte, bool, error)) (Registration, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	old, perm, err := readSettings(path)
+	if err != nil {
+		return Registration{}, err
+	}
+	merged, changed, err := merge(old)
 	if err != nil {
 		return Registration{}, &MalformedError{Path: path, Err: err}
 	}

@@ -126,6 +126,7 @@ func equalCounts(a, b map[string]int) bool {
 }
 
 func TestDoctor(t *testing.T) {
+	testutil.MCPBinary(t)
 	good := hookHome(t, 3)
 	broken := hookHome(t, 0)
 	os.WriteFile(filepath.Join(broken, "comm-bridge", "c4.db"), []byte(strings.Repeat("garbage", 1000)), 0o644)
@@ -139,14 +140,20 @@ func TestDoctor(t *testing.T) {
 	data, _ = os.ReadFile(otherSettings)
 	os.WriteFile(otherSettings, []byte(strings.ReplaceAll(string(data), "--zylos-dir "+other, "--zylos-dir /elsewhere/zylos")), 0o644)
 
+	noServer := hookHome(t, 0)
+	os.WriteFile(filepath.Join(noServer, ".mcp.json"), []byte(`{"mcpServers":{"mine":{"command":"true"}}}`), 0o644)
+
 	tests := []struct {
 		name     string
 		zylos    string
 		wantCode int
 		want     []string
 	}{
-		{"good", good, 0, []string{"ok    dirs:", "ok    core.md:", "ok    c4 db:", "ok    hook session-start: answered in", "ok    hook post-tool-use: answered in"}},
-		{"broken", broken, 1, []string{"ok    dirs:", "FAIL  c4 db:", "FAIL  hooks: open"}},
+		{"good", good, 0, []string{"ok    dirs:", "ok    core.md:", "ok    c4 db:", "ok    hook session-start: answered in", "ok    hook post-tool-use: answered in",
+			"ok    mcp approval: zylos-memory approved", "ok    mcp server: answered initialize in",
+			"tools memory_history, memory_read, memory_save, memory_search, memory_status"}},
+		{"broken", broken, 1, []string{"ok    dirs:", "FAIL  c4 db:", "FAIL  hooks: open", "warn  mcp approval: zylos-memory is not in enabledMcpjsonServers"}},
+		{"no MCP server", noServer, 1, []string{"FAIL  mcp server: zylos-memory is not in .mcp.json (run: zylos-memory init)"}},
 		{"settings of another home", other, 0, []string{"warn  hook session-start: answers, but for another home than"}},
 		{"moved binary", moved, 1, []string{"FAIL  hook session-start: /no/such/zylos-memory is not an executable (run: zylos-memory init)"}},
 	}

@@ -23,7 +23,7 @@ func TestGitSnapshotTask(t *testing.T) {
 		t.Errorf("registered without --git-snapshots:\n%s", res.Stdout)
 	}
 	res := r.Exec(t, "init", "--git-snapshots")
-	if res.Code != 0 || res.Stdout != "memory already initialised: nothing changed (9 files kept)\nregistered scheduled task memory-git-snapshot-daily\nhooks already registered in .claude/settings.local.json\n" {
+	if res.Code != 0 || res.Stdout != "memory already initialised: nothing changed (9 files kept)\nregistered scheduled task memory-git-snapshot-daily\nhooks already registered in .claude/settings.local.json\nMCP server already registered in .mcp.json\n" {
 		t.Fatalf("init --git-snapshots: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
 	res = r.Exec(t, "scheduler", "trigger", "memory-git-snapshot-daily")

@@ -19,6 +19,15 @@ type statusFile struct {
 	modified time.Time
 }
 
+// LayoutStatus is the memory-status report of the home's layout: v0.7.1's
+// budgets of identity, state and references in a v0.7 home.
+func LayoutStatus(l Layout, w io.Writer) error {
+	if l.Kind() == KindV07 {
+		return StatusV07(l, w)
+	}
+	return Status(l, w)
+}
+
 // Status writes memory-status.js's report: every file under memory/ (dot
 // entries skipped, names in byte order, symlinks followed like statSync),
 // its size, UTC modification minute, totals and the core.md budget line.

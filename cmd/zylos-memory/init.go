@@ -68,7 +68,10 @@ func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.En
 	if err := initScheduler(e, snapshots); err != nil {
 		return err
 	}
-	return initHooks(e, vars...)
+	if err := initHooks(e, vars...); err != nil {
+		return err
+	}
+	return initMCP(e)
 }
 
 // initC4 creates the C4 database when it is missing; an existing one,

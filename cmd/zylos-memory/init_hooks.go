@@ -23,12 +23,7 @@ func initHooks(e *env, vars ...hooks.EnvVar) error {
 	if err != nil {
 		return fmt.Errorf("register hooks: %w", err)
 	}
-	rel := func(p string) string {
-		if r, err := filepath.Rel(e.layout.ZylosDir, p); err == nil {
-			return r
-		}
-		return p
-	}
+	rel := e.relHome
 	for _, v := range vars {
 		if v.Key == hooks.CaptureEnv {
 			state := "off"
@@ -51,6 +46,14 @@ func initHooks(e *env, vars ...hooks.EnvVar) error {
 		fmt.Fprintf(e.stdout, "saved the previous settings as %s\n", rel(reg.Backup))
 	}
 	return nil
+}
+
+// relHome is a path as shown from the home.
+func (e *env) relHome(p string) string {
+	if r, err := filepath.Rel(e.layout.ZylosDir, p); err == nil {
+		return r
+	}
+	return p
 }
 
 // captureSetting is what --capture-prompts asks of the settings' env:

@@ -54,6 +54,7 @@ func newCommands() []*cli.Command {
 		newHookCommand(),
 		newInitCommand(),
 		newInjectCommand(),
+		newMCPCommand(),
 		newRecordsCommand(),
 		newRotateCommand(),
 		newSchedulerCommand(),

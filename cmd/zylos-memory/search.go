@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -81,24 +80,5 @@ func searchQuery(c *cli.Context) (fulltext.Query, error) {
 	q := fulltext.Query{Text: strings.Join(words, " "), Limit: c.Int("limit"),
 		Tiers: c.StringSlice("tier"), Since: c.String("since"), Until: c.String("until"),
 		IncludeRetired: c.Bool("include-retired"), IncludeArchived: c.Bool("include-retired")}
-	if strings.TrimSpace(q.Text) == "" {
-		return q, fmt.Errorf("give a QUERY")
-	}
-	if _, err := fulltext.Terms(q.Text); err != nil {
-		return q, fmt.Errorf("query %q: %w", q.Text, err)
-	}
-	if q.Limit < 0 {
-		return q, fmt.Errorf("--limit must be 0 or more")
-	}
-	for _, t := range q.Tiers {
-		if !slices.Contains(fulltext.Tiers, t) {
-			return q, fmt.Errorf("unknown tier %q (choose from %s)", t, strings.Join(fulltext.Tiers, ", "))
-		}
-	}
-	for _, d := range []string{q.Since, q.Until} {
-		if _, err := time.Parse(time.DateOnly, d); d != "" && err != nil {
-			return q, fmt.Errorf("date %q: want YYYY-MM-DD", d)
-		}
-	}
-	return q, nil
+	return q, q.Check()
 }

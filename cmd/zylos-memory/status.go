@@ -42,8 +42,5 @@ func statusCommands() []*cli.Command {
 // layoutStatus is the report of the layout's memory-status.js: v0.7.1's
 // budgets of identity, state and references in a v0.7 home.
 func layoutStatus(e *env) error {
-	if e.layout.Kind() == tiers.KindV07 {
-		return tiers.StatusV07(e.layout, e.stdout)
-	}
-	return tiers.Status(e.layout, e.stdout)
+	return tiers.LayoutStatus(e.layout, e.stdout)
 }

@@ -26,24 +26,36 @@ var (
 // At kills the process with SIGKILL when Env names point (and, with #N,
 // this is its N-th pass).
 func At(point string) {
+	if hit(point) {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way; never run past the point
+	}
+}
+
+// PanicAt panics when Env names point (and, with #N, this is its N-th
+// pass): for the tests that a panic in one call of a long-lived process
+// does not take the process down.
+func PanicAt(point string) {
+	if hit(point) {
+		panic("test panic at " + point)
+	}
+}
+
+func hit(point string) bool {
 	want, ok := os.LookupEnv(Env)
 	if !ok {
-		return
+		return false
 	}
 	name, nth, counted := strings.Cut(want, "#")
 	if name != point {
-		return
+		return false
 	}
 	n := 1
 	if counted {
 		n, _ = strconv.Atoi(nth)
 	}
 	mu.Lock()
+	defer mu.Unlock()
 	passes[point]++
-	hit := passes[point] == n
-	mu.Unlock()
-	if hit {
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {} // the signal is on its way; never run past the point
-	}
+	return passes[point] == n
 }

@@ -69,6 +69,39 @@ func Binary(tb testing.TB) string {
 	return binPath
 }
 
+var (
+	mcpOnce sync.Once
+	mcpErr  error
+)
+
+// MCPBinary builds cmd/zylos-memory-mcp once per test process beside the
+// binary Binary answers (where `zylos-memory mcp` looks for it) and
+// returns zylos-memory's path: tests start the server as users do.
+func MCPBinary(tb testing.TB) string {
+	tb.Helper()
+	bin := Binary(tb)
+	if os.Getenv("ZYLOS_MEMORY_BIN") != "" {
+		return bin
+	}
+	mcpOnce.Do(func() {
+		root, err := moduleRoot()
+		if err != nil {
+			mcpErr = err
+			return
+		}
+		cmd := exec.Command("go", "build", "-tags", BuildTags, "-ldflags", BuildLDFlags,
+			"-o", filepath.Join(filepath.Dir(bin), "zylos-memory-mcp"), "./cmd/zylos-memory-mcp")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			mcpErr = errors.New("go build ./cmd/zylos-memory-mcp: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if mcpErr != nil {
+		tb.Fatalf("cannot build the MCP server (run: make build): %v", mcpErr)
+	}
+	return bin
+}
+
 func moduleRoot() (string, error) {
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Dir(file)

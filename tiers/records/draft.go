@@ -56,6 +56,33 @@ func Draft(o DraftOptions) (Answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	assembled, err := Assemble(o, in)
+	if err != nil {
+		return nil, err
+	}
+	data, err := doc(assembled).bytes()
+	if err != nil {
+		return nil, fmt.Errorf("encode draft: %w", err)
+	}
+	if err := Validate(o.Category, data); err != nil {
+		return nil, err
+	}
+	path, err := writeDraft(o, data)
+	if err != nil {
+		return nil, err
+	}
+	return Answer{{"status", "ok"}, {"action", o.Action}, {"draft_path", o.callerPath(path)}}, nil
+}
+
+// Assemble builds the complete record a draft holds from a partial input
+// (title, tags, confidence, related_files, change_summary, content) and,
+// for update, the stored record named by o.CandidateFile, without writing
+// a draft file: callers inside the binary pass it to Write as Doc, which
+// checks it against the schema and the stored record under the lock.
+func Assemble(o DraftOptions, in map[string]any) (map[string]any, error) {
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
 	if o.Action == "create" {
 		if err := requireDraftFields(in, "title", "tags", "content"); err != nil {
 			return nil, err
@@ -68,24 +95,14 @@ func Draft(o DraftOptions) (Answer, error) {
 		}
 	}
 	var d doc
+	var err error
 	if o.Action == "create" {
 		d = draftCreate(in, o)
 	} else if d, err = draftUpdate(in, o); err != nil {
 		return nil, err
 	}
 	autoFix(d, o.Action == "create", o.Now, o.Warn)
-	data, err := d.bytes()
-	if err != nil {
-		return nil, fmt.Errorf("encode draft: %w", err)
-	}
-	if err := Validate(o.Category, data); err != nil {
-		return nil, err
-	}
-	path, err := writeDraft(o, data)
-	if err != nil {
-		return nil, err
-	}
-	return Answer{{"status", "ok"}, {"action", o.Action}, {"draft_path", o.callerPath(path)}}, nil
+	return d, nil
 }
 
 // requireDraftFields refuses a create input without the fields a record

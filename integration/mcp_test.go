@@ -1,0 +1,472 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// mcpHome is a home made by init, with one hand-written decision.
+func mcpHome(t testing.TB) string {
+	t.Helper()
+	zylos := filepath.Join(t.TempDir(), "zylos")
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %+v", res)
+	}
+	writeFile(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
+		"### [2026-03-01] Use SQLite for the conversation log\n- **Decision:** SQLite with WAL\n"+
+		"- **Context:** embedded database, no server\n- **Status:** active\n")
+	return zylos
+}
+
+// mcpSession starts `zylos-memory mcp` for the home with the SDK's client
+// (which sends initialize) and answers the session and the server's stderr.
+func mcpSession(t testing.TB, zylos string, env ...string) (*mcp.ClientSession, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
+	cmd.Env = testutil.Run{ZylosDir: zylos, Env: env}.Environ()
+	stderr := &strings.Builder{}
+	cmd.Stderr = &lockedBuilder{b: stderr}
+	client := mcp.NewClient(&mcp.Implementation{Name: "zylos-memory-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v; stderr: %s", err, stderr)
+	}
+	t.Cleanup(func() { session.Close() })
+	return session, stderr
+}
+
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  *strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// call runs one tool and answers its text and whether it is a tool error;
+// a protocol error fails the test.
+func call(t testing.TB, s *mcp.ClientSession, tool string, args any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if text, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(text.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func mustCall(t testing.TB, s *mcp.ClientSession, tool string, args any) string {
+	t.Helper()
+	text, isErr := call(t, s, tool, args)
+	if isErr {
+		t.Fatalf("%s %v: tool error: %s", tool, args, text)
+	}
+	return text
+}
+
+func mustFail(t testing.TB, s *mcp.ClientSession, tool string, args any, want string) {
+	t.Helper()
+	text, isErr := call(t, s, tool, args)
+	if !isErr || !strings.Contains(text, want) {
+		t.Errorf("%s %v: want a tool error saying %q, got (error %v) %q", tool, args, want, isErr, text)
+	}
+}
+
+func TestMCPInitializeAndToolList(t *testing.T) {
+	s, _ := mcpSession(t, mcpHome(t))
+	init := s.InitializeResult()
+	if init.ServerInfo.Name != "zylos-memory" || init.Capabilities.Tools == nil {
+		t.Fatalf("initialize answered %+v", init)
+	}
+	list, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		a := tool.Annotations
+		if a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: want the closed-world annotation, got %+v", tool.Name, a)
+			continue
+		}
+		readOnly := tool.Name != "memory_save"
+		if a.ReadOnlyHint != readOnly || a.IdempotentHint != readOnly {
+			t.Errorf("%s: readOnly %v idempotent %v, want %v", tool.Name, a.ReadOnlyHint, a.IdempotentHint, readOnly)
+		}
+		if !readOnly && (a.DestructiveHint == nil || *a.DestructiveHint) {
+			t.Errorf("memory_save must say it is not destructive (every change is logged): %+v", a)
+		}
+		if len(tool.Description) > 250 {
+			t.Errorf("%s: a %d-byte description costs context on every request", tool.Name, len(tool.Description))
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"memory_history", "memory_read", "memory_save", "memory_search", "memory_status"}; !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	schema, _ := json.Marshal(list.Tools[slices.IndexFunc(list.Tools, func(t *mcp.Tool) bool { return t.Name == "memory_save" })].InputSchema)
+	if !strings.Contains(string(schema), `"required":["category","title","content"]`) {
+		t.Errorf("memory_save's input schema: %s", schema)
+	}
+}
+
+func TestMCPSaveSearchReadUpdate(t *testing.T) {
+	zylos := mcpHome(t)
+	s, stderr := mcpSession(t, zylos)
+	decisions := filepath.Join(zylos, "memory", "reference", "decisions.md")
+
+	// A search finds the hand-written entry, cited as search cites it.
+	out := mustCall(t, s, "memory_search", map[string]any{"query": "sqlite"})
+	want := testutil.Run{ZylosDir: zylos}.Exec(t, "search", "sqlite").Stdout
+	if out != want {
+		t.Errorf("memory_search answered\n%s\nthe search command\n%s", out, want)
+	}
+	if !strings.Contains(out, "memory/reference/decisions.md:3") {
+		t.Errorf("no citation of the entry: %s", out)
+	}
+
+	// A create lands as a record and as its markdown entry.
+	saved := mustCall(t, s, "memory_save", map[string]any{"category": "decision", "title": "Use cron for schedules",
+		"content": map[string]any{"decision": "robfig/cron", "context": "daily rotation", "rationale": []string{"simpler than a loop"}, "status": "accepted"},
+		"tags":    []string{"scheduler"}})
+	if !strings.Contains(saved, `"status": "created"`) || !strings.Contains(saved, "Entry memory/reference/decisions.md:") {
+		t.Fatalf("save answered %s", saved)
+	}
+	record := filepath.Join(zylos, "memory", "records", "decisions", "use-cron-for-schedules.json")
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatalf("no record: %v", err)
+	}
+	if !strings.Contains(string(data), `"summary": "Created"`) {
+		t.Errorf("the record has no change-log entry:\n%s", data)
+	}
+	md, _ := os.ReadFile(decisions)
+	if !strings.Contains(string(md), "Use cron for schedules\n<!-- id: use-cron-for-schedules -->\n- **Decision:** robfig/cron") {
+		t.Errorf("the markdown entry was not rendered:\n%s", md)
+	}
+	if !strings.Contains(mustCall(t, s, "memory_search", map[string]any{"query": "cron"}), "Use cron for schedules") {
+		t.Error("the saved decision is not found by search")
+	}
+
+	// A read by id gives the record, its hash and its entry.
+	read := mustCall(t, s, "memory_read", map[string]any{"ref": "use-cron-for-schedules"})
+	hash := regexp.MustCompile(`hash: ([0-9a-f]{32})`).FindStringSubmatch(read)
+	if hash == nil || !strings.Contains(read, "robfig/cron") || !strings.Contains(read, "Entry memory/reference/decisions.md:") ||
+		!strings.Contains(read, "no journal in this home") {
+		t.Fatalf("read answered %s", read)
+	}
+	// A citation reads the entry and its record.
+	line := regexp.MustCompile(`Entry (memory/reference/decisions.md:\d+)`).FindStringSubmatch(read)[1]
+	if got := mustCall(t, s, "memory_read", map[string]any{"ref": line}); !strings.Contains(got, "### [2026-03-15] Use cron for schedules") ||
+		!strings.Contains(got, hash[1]) {
+		t.Errorf("read of %s answered %s", line, got)
+	}
+
+	// Updates go through OCC: no hash, a stale hash, then the right one.
+	update := map[string]any{"category": "decision", "title": "Use cron for schedules", "target": "use-cron-for-schedules",
+		"content": map[string]any{"decision": "robfig/cron v3"}}
+	mustFail(t, s, "memory_save", update, "give the hash memory_read answered")
+	update["hash"] = strings.Repeat("0", 32)
+	mustFail(t, s, "memory_save", update, "OCC_CONFLICT")
+	update["hash"] = hash[1]
+	if got := mustCall(t, s, "memory_save", update); !strings.Contains(got, `"status": "updated"`) {
+		t.Fatalf("update answered %s", got)
+	}
+	if md, _ := os.ReadFile(decisions); !strings.Contains(string(md), "- **Decision:** robfig/cron v3") {
+		t.Errorf("the update did not reach the markdown:\n%s", md)
+	}
+	mustFail(t, s, "memory_save", update, "OCC_CONFLICT") // the hash read before the update is stale now
+	if strings.Contains(stderr.String(), "panic") {
+		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+func TestMCPToolErrorsSayWhatToFix(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"memory_search", map[string]any{"query": " "}, "give a query"},
+		{"memory_search", map[string]any{"query": "sqlite", "tiers": []string{"attic"}}, `unknown tier "attic"`},
+		{"memory_search", map[string]any{"query": "sqlite", "since": "yesterday"}, "want YYYY-MM-DD"},
+		{"memory_search", map[string]any{"query": "sqlite", "limit": -1}, "limit must be 0 or more"},
+		{"memory_search", map[string]any{"query": 5}, `want "string"`},
+		{"memory_search", map[string]any{}, `missing properties: ["query"]`},
+		{"memory_read", map[string]any{"ref": "no-such-record"}, `no record has id "no-such-record"`},
+		{"memory_read", map[string]any{"ref": "../../etc/passwd"}, "inside memory/"},
+		{"memory_read", map[string]any{"ref": "/etc/passwd"}, "give a path inside memory/"},
+		{"memory_read", map[string]any{"ref": "memory/.state/search.db"}, "no hidden files"},
+		{"memory_read", map[string]any{"ref": "memory/reference/decisions.md:99"}, "give a line from 1 to"},
+		{"memory_read", map[string]any{"ref": "c4:999"}, "no conversation c4:999"},
+		{"memory_save", map[string]any{"category": "diary", "title": "x", "content": map[string]any{}}, `category "diary": choose from`},
+		{"memory_save", map[string]any{"category": "decision", "title": "x", "content": map[string]any{"decision": "y"}}, "fix: Add content."},
+		{"memory_save", map[string]any{"category": "note", "title": "x", "content": map[string]any{"body": "y"}, "hash": "abc"}, "hash goes with target"},
+		{"memory_save", map[string]any{"category": "note", "title": "Use SQLite for the conversation log", "content": map[string]any{"body": "y"},
+			"target": "memory/reference/decisions.md"}, "is not a record"},
+		{"memory_history", map[string]any{"limit": -1}, "limit must be 0 or more"},
+		{"memory_history", map[string]any{"ref": "c4:1"}, "a conversation has no history"},
+	} {
+		mustFail(t, s, c.tool, c.args, c.want)
+	}
+	// After all of them the server still answers.
+	mustCall(t, s, "memory_status", map[string]any{})
+}
+
+func TestMCPStatusAndHistory(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	status := mustCall(t, s, "memory_status", map[string]any{})
+	for _, want := range []string{"Core.md budget:", "reference/decisions.md", "Records: none yet",
+		"Conversation log (C4): every conversation is summarized",
+		"Last changes:\nno journal in this home"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status lacks %q:\n%s", want, status)
+		}
+	}
+	if got := mustCall(t, s, "memory_history", map[string]any{}); got != "no journal in this home (memory/ is not a git repository yet): no history to show\n" {
+		t.Errorf("history without a journal: %q", got)
+	}
+	// A journal is stock git in memory/ with the Zylos trailers.
+	mem := filepath.Join(zylos, "memory")
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", mem, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "init", "-m", "Zylos-Source: init")
+	appendFile(t, filepath.Join(mem, "reference", "decisions.md"), "\n### [2026-03-02] Keep the journal\n- **Decision:** git\n- **Context:** x\n- **Status:** active\n")
+	git("commit", "-q", "-a", "-m", "Edit reference/decisions.md", "-m", "Zylos-Source: hook\nZylos-Session: s-42\nZylos-Tool: Edit")
+	got := mustCall(t, s, "memory_history", map[string]any{"session": "s-42"})
+	if !regexp.MustCompile(`^[0-9a-f]{7,} \S+ source=hook session=s-42 tool=Edit Edit reference/decisions.md \[reference/decisions.md\]\n$`).MatchString(got) {
+		t.Errorf("history of session s-42: %q", got)
+	}
+	if got := mustCall(t, s, "memory_history", map[string]any{"ref": "memory/reference/decisions.md:3", "limit": 1}); !strings.Contains(got, "session=s-42") || strings.Count(got, "\n") != 1 {
+		t.Errorf("history of decisions.md: %q", got)
+	}
+	mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A note", "content": map[string]any{"body": "x"}})
+	got = mustCall(t, s, "memory_status", map[string]any{})
+	for _, want := range []string{"source=init", "Records: Memory Health Report", "NOTE: 1", "Health: GOOD"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func appendFile(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPPanicInOneCallKeepsServing(t *testing.T) {
+	s, stderr := mcpSession(t, mcpHome(t), "ZYLOS_MEMORY_TEST_CRASH_AT=mcp-memory_status")
+	mustFail(t, s, "memory_status", map[string]any{}, "internal error in memory_status")
+	if got := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(got, "Core.md budget") {
+		t.Errorf("the call after the panic answered %s", got)
+	}
+	if !strings.Contains(stderr.String(), "goroutine") {
+		t.Errorf("the panic's stack is not logged on stderr: %s", stderr)
+	}
+}
+
+func TestMCPLargeArgument(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	big := strings.Repeat("memory ", 10<<20/7)
+	mustFail(t, s, "memory_save", map[string]any{"category": "note", "title": "Big", "content": map[string]any{"body": big}}, "a record holds at most 1048576")
+	if _, err := os.Stat(filepath.Join(zylos, "memory", "records", "notes", "big.json")); !os.IsNotExist(err) {
+		t.Error("the 10 MB note was stored")
+	}
+	mustFail(t, s, "memory_search", map[string]any{"query": big}, "give a few words (at most 4096 bytes)")
+	mustCall(t, s, "memory_status", map[string]any{})
+}
+
+func TestMCPConcurrentCalls(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan string, 2*n)
+	for i := range n {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "memory_save", Arguments: map[string]any{
+				"category": "note", "title": fmt.Sprintf("Concurrent note %d", i), "content": map[string]any{"body": fmt.Sprintf("body %d", i)}}})
+			if err != nil || res.IsError {
+				errs <- fmt.Sprintf("save %d: %v %+v", i, err, res)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "memory_search", Arguments: map[string]any{"query": "sqlite"}})
+			if err != nil || res.IsError {
+				errs <- fmt.Sprintf("search %d: %v %+v", i, err, res)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	notes, _ := os.ReadFile(filepath.Join(zylos, "memory", "reference", "notes.md"))
+	records, _ := filepath.Glob(filepath.Join(zylos, "memory", "records", "notes", "*.json"))
+	if got := strings.Count(string(notes), "### Concurrent note"); got != n || len(records) != n {
+		t.Errorf("%d entries in notes.md and %d records, want %d each:\n%s", got, len(records), n, notes)
+	}
+}
+
+// TestMCPMalformedLines writes raw lines: what is not a JSON-RPC message
+// gets a parse error, and the session goes on.
+func TestMCPMalformedLines(t *testing.T) {
+	zylos := mcpHome(t)
+	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
+	cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`this is not json {`,
+		`42`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"bad"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}`,
+	}
+	go func() {
+		for _, l := range lines {
+			io.WriteString(stdin, l+"\n")
+		}
+	}()
+	r := bufio.NewReader(stdout)
+	got := map[string]string{}
+	for len(got) < 5 {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %v: %v; stderr: %s", got, err, stderr.String())
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Error  *struct{ Code int }
+			Result json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout carries a line that is not JSON-RPC: %q", line)
+		}
+		key := string(msg.ID)
+		if key == "null" {
+			key = fmt.Sprintf("null%d", len(got))
+		}
+		if msg.Error != nil {
+			got[key] = fmt.Sprint(msg.Error.Code)
+		} else {
+			got[key] = "result"
+		}
+	}
+	stdin.Close()
+	want := map[string]string{"1": "result", "2": "-32602", "3": "result"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("answer to %s: %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	parseErrors := 0
+	for k, v := range got {
+		if strings.HasPrefix(k, "null") && v == "-32700" {
+			parseErrors++
+		}
+	}
+	if parseErrors != 2 {
+		t.Errorf("%d parse errors, want 2: %v", parseErrors, got)
+	}
+}
+
+func TestMCPWithoutServerBinary(t *testing.T) {
+	alone := filepath.Join(t.TempDir(), "zylos-memory")
+	data, err := os.ReadFile(testutil.Binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(alone, "--zylos-dir", t.TempDir(), "mcp")
+	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "zylos-memory-mcp is not installed beside") || !strings.Contains(string(out), "make install") {
+		t.Errorf("mcp without its server binary: %v %s", err, out)
+	}
+}
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMCPConversations: a conversation is read by the c4:ID search cites,
+// and the backlog shows in memory_status.
+func TestMCPConversations(t *testing.T) {
+	zylos := hookHome(t, 31)
+	s, _ := mcpSession(t, zylos)
+	got := mustCall(t, s, "memory_read", map[string]any{"ref": "c4:5"})
+	want := testutil.Run{ZylosDir: zylos}.Exec(t, "c4", "fetch", "--begin", "5", "--end", "5").Stdout
+	if got != want {
+		t.Errorf("memory_read c4:5 answered\n%s\nc4 fetch\n%s", got, want)
+	}
+	if status := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(status,
+		"Conversation log (C4): 31 conversations unsummarized (ids 1-31), over the sync threshold: run the memory sync") {
+		t.Errorf("status:\n%s", status)
+	}
+}
