@@ -64,7 +64,7 @@ type changeData struct {
 // change shows one journal change with its diff (?rev=).
 func (s *site) change(r *http.Request) (page, error) {
 	rev := r.URL.Query().Get("rev")
-	if !revFormat.MatchString(rev) {
+	if !isRev(rev) {
 		return page{}, badRequest(fmt.Sprintf("Change %q: want a commit id (hex).", clip(rev, 80)))
 	}
 	c, diff, err := s.o.Journal.Show(r.Context(), rev)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -163,12 +162,22 @@ func parseChange(rec []byte) (Change, bool) {
 	return c, true
 }
 
-// revFormat is a revision the dashboard accepts: an object name, never an
-// option or an expression.
-var revFormat = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+// isRev reports a revision the dashboard accepts: an object name in lower
+// case hex, never an option or an expression.
+func isRev(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && (s[i] < 'a' || s[i] > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, error) {
-	if !revFormat.MatchString(rev) {
+	if !isRev(rev) {
 		return Change{}, "", fmt.Errorf("not a change id: %q", rev)
 	}
 	out, err := j.git(ctx, "log", "-1", changeFormat, "--name-only", "--no-renames", rev, "--")
@@ -192,7 +201,7 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 }
 
 func (j *gitJournal) Sizes(ctx context.Context, rev string) (map[string]int64, error) {
-	if !revFormat.MatchString(rev) {
+	if !isRev(rev) {
 		return nil, fmt.Errorf("not a change id: %q", rev)
 	}
 	out, err := j.git(ctx, "ls-tree", "-r", "-l", "-z", rev)

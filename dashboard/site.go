@@ -64,7 +64,8 @@ func NewHandler(o Options, token string, addrs ...string) http.Handler {
 	if o.Journal == nil {
 		o.Journal = newGitJournal(o.Layout)
 	}
-	s := &site{o: o, guard: newGuard(token, addrs), tpl: templates(), turn: make(chan struct{}, 1)}
+	g := newGuard(token, addrs)
+	s := &site{o: o, guard: g, tpl: templates(g.csrf), turn: make(chan struct{}, 1)}
 	s.health.run = o.Health
 	s.mux = http.NewServeMux()
 	s.routes()
@@ -125,7 +126,6 @@ func badRequest(msg string) error { return &httpError{http.StatusBadRequest, msg
 type layoutData struct {
 	Title string
 	Nav   string
-	CSRF  string
 	Home  string
 	Kind  tiers.Kind
 	Body  template.HTML
@@ -186,7 +186,7 @@ func (s *site) errorPage(code int, msg string) (int, []byte) {
 
 func (s *site) wrapLayout(title, path string, body template.HTML) []byte {
 	var out bytes.Buffer
-	err := s.tpl.ExecuteTemplate(&out, "layout", layoutData{Title: title, Nav: path, CSRF: s.guard.csrf,
+	err := s.tpl.ExecuteTemplate(&out, "layout", layoutData{Title: title, Nav: path,
 		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body})
 	if err != nil {
 		return []byte("<!doctype html><title>error</title><p>" + template.HTMLEscapeString(err.Error()))
@@ -238,8 +238,10 @@ func (s *site) refreshHealth(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-func templates() *template.Template {
+// templates are the pages; csrf is the token every form posts.
+func templates(csrf string) *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
+		"csrf":  func() string { return csrf },
 		"bytes": formatBytes,
 		"when": func(t time.Time) string {
 			if t.IsZero() {
