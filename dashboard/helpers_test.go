@@ -2,8 +2,11 @@ package dashboard
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -173,6 +176,46 @@ func mustContain(tb testing.TB, a answer, wants ...string) {
 	for _, w := range wants {
 		if !strings.Contains(a.body, w) {
 			tb.Errorf("page (%d) lacks %q:\n%s", a.code, w, clip(a.body, 6000))
+		}
+	}
+}
+
+// snapshot digests every file under root but SQLite's own -wal and -shm
+// files, which a reader of a WAL database may create: what a page must
+// never change.
+func snapshot(tb testing.TB, root string) map[string]string {
+	tb.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || strings.HasSuffix(p, "-wal") || strings.HasSuffix(p, "-shm") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		out[p] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// sameTree fails for every file added, removed or changed since before.
+func sameTree(tb testing.TB, root string, before map[string]string) {
+	tb.Helper()
+	after := snapshot(tb, root)
+	for p, sum := range before {
+		if after[p] != sum {
+			tb.Errorf("%s changed or went", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			tb.Errorf("%s appeared", p)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func (s *site) change(r *http.Request) (page, error) {
 	}
 	c, diff, err := s.o.Journal.Show(r.Context(), rev)
 	if err != nil {
-		return page{}, err
+		return page{}, unreadable(err)
 	}
 	return page{Name: "change", Title: "Change " + c.Short(), Data: changeData{c, diff}}, nil
 }

@@ -222,7 +222,7 @@ func (s *site) entry(r *http.Request) (page, error) {
 		}
 		entries, err := tiers.ParseFile(abs)
 		if err != nil {
-			return page{}, err
+			return page{}, unreadable(err)
 		}
 		for i := range entries {
 			if entries[i].Line == line {

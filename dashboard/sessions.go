@@ -210,12 +210,12 @@ func (s *site) message(r *http.Request) (page, error) {
 	}
 	db, err := c4sync.Open(s.o.Layout.C4DB())
 	if err != nil {
-		return page{}, err
+		return page{}, unreadable(err)
 	}
 	defer db.Close()
 	text, err := db.Fetch(id, id)
 	if err != nil {
-		return page{}, err
+		return page{}, unreadable(err)
 	}
 	return page{Name: "message", Title: fmt.Sprintf("C4 message %d", id),
 		Data: messageData{ID: id, Prev: id - 1, Next: id + 1, Text: strings.ToValidUTF8(text, "\uFFFD")}}, nil

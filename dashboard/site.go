@@ -93,6 +93,10 @@ func (s *site) routes() {
 		s.mux.Handle("GET "+path, s.page(fn))
 	}
 	s.mux.HandleFunc("POST /health", s.refreshHealth)
+	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		refuse(w, http.StatusMethodNotAllowed, "Checking health again is a POST from the overview's button.")
+	})
 	s.mux.HandleFunc("GET /style.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 		data, _ := webFiles.ReadFile("web/style.css")
@@ -120,6 +124,10 @@ type httpError struct {
 func (e *httpError) Error() string { return e.msg }
 
 func notFound(msg string) error   { return &httpError{http.StatusNotFound, msg} }
+
+// unreadable is a page whose one source cannot be read: the page says
+// why, as a 404 of the thing asked for.
+func unreadable(err error) error { return &httpError{http.StatusNotFound, err.Error()} }
 func badRequest(msg string) error { return &httpError{http.StatusBadRequest, msg} }
 
 // layoutData is what the common layout reads.
