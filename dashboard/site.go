@@ -123,11 +123,11 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.msg }
 
-func notFound(msg string) error   { return &httpError{http.StatusNotFound, msg} }
+func notFound(msg string) error { return &httpError{http.StatusNotFound, msg} }
 
 // unreadable is a page whose one source cannot be read: the page says
 // why, as a 404 of the thing asked for.
-func unreadable(err error) error { return &httpError{http.StatusNotFound, err.Error()} }
+func unreadable(err error) error  { return &httpError{http.StatusNotFound, err.Error()} }
 func badRequest(msg string) error { return &httpError{http.StatusBadRequest, msg} }
 
 // layoutData is what the common layout reads.
