@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,4 +117,13 @@ func URL(l tiers.Layout) (string, error) {
 	return urlOf(addr, strings.TrimSpace(string(tok))), nil
 }
 
-func urlOf(addr, token string) string { return "http://" + addr + "/?token=" + token }
+// urlOf is the URL of a dashboard bound to addr; one bound to every
+// interface is reached on the loopback one.
+func urlOf(addr, token string) string {
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+	}
+	return "http://" + addr + "/?token=" + token
+}
