@@ -3,8 +3,8 @@ package dashboard
 import (
 	"errors"
 	"io"
-	nurl "net/url"
 	"net/http"
+	nurl "net/url"
 	"os"
 	"strings"
 	"testing"
