@@ -72,6 +72,7 @@ func testHome(tb testing.TB, journal bool) tiers.Layout {
 		tb.Fatal(err)
 	}
 	if journal {
+		write(tb, filepath.Join(l.MemoryDir(), ".gitignore"), ".state/\n")
 		git(tb, l, "init", "-q")
 		git(tb, l, "add", "-A")
 		git(tb, l, "commit", "-q", "-m", "init: seed memory\n\nZylos-Source: command\nZylos-Session: s-init")
