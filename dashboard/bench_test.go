@@ -94,4 +94,3 @@ func BenchmarkPageLarge(b *testing.B) {
 		})
 	}
 }
-

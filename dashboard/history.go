@@ -123,7 +123,7 @@ func (s *site) charts(r *http.Request) (page, error) {
 }
 
 func (s *site) sizeChart(ctx context.Context) (template.HTML, int, string) {
-	changes, err := s.o.Journal.Changes(ctx, ChangeFilter{Limit: 2000})
+	changes, err := s.o.Journal.Changes(ctx, ChangeFilter{Limit: 2000, NoFiles: true})
 	if err != nil {
 		return "", 0, err.Error()
 	}

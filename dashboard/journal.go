@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -34,6 +35,8 @@ type Journal interface {
 type ChangeFilter struct {
 	Session, Source, File string // File is relative to memory/
 	Limit                 int
+	// NoFiles leaves out the files each change touched (cheaper).
+	NoFiles bool
 }
 
 // Change is one journal commit and its provenance trailers.
@@ -44,8 +47,15 @@ type Change struct {
 	Source  string // Zylos-Source
 	Session string // Zylos-Session
 	Tool    string // Zylos-Tool
-	Files   []string
+	// Files are the first maxFiles files the change touched; MoreFiles
+	// counts the rest.
+	Files     []string
+	MoreFiles int
 }
+
+// maxFiles bounds the files listed with a change: the first commit of a
+// journal holds the whole memory.
+const maxFiles = 20
 
 // Short is the abbreviated revision.
 func (c Change) Short() string { return c.Rev[:min(len(c.Rev), 10)] }
@@ -79,10 +89,21 @@ func (j *gitJournal) Available() error {
 	return nil
 }
 
-// git runs a read-only git command on the journal.
-func (j *gitJournal) git(ctx context.Context, args ...string) ([]byte, error) {
+// maxGitOutput bounds what one git command may print to a page: the
+// first commit of a journal, shown as a diff, holds the whole memory.
+const maxGitOutput = 8 << 20
+
+// git runs a read-only git command on the journal and returns at most
+// maxGitOutput bytes of its output (cut tells); a command cut short is
+// stopped.
+func (j *gitJournal) git(ctx context.Context, args ...string) (out []byte, err error) {
+	out, _, err = j.gitBounded(ctx, maxGitOutput, args...)
+	return out, err
+}
+
+func (j *gitJournal) gitBounded(ctx context.Context, limit int64, args ...string) (out []byte, cut bool, err error) {
 	if err := j.Available(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -93,15 +114,30 @@ func (j *gitJournal) git(ctx context.Context, args ...string) ([]byte, error) {
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		return nil, false, fmt.Errorf("journal: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, false, fmt.Errorf("journal: git: %w", err)
+	}
+	out, readErr := io.ReadAll(io.LimitReader(stdout, limit+1))
+	if cut = int64(len(out)) > limit; cut {
+		out = out[:limit]
+		cancel() // the rest is not wanted
+	}
+	waitErr := cmd.Wait()
+	if cut {
+		return out, true, nil
+	}
+	if err := errors.Join(readErr, waitErr); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
-		return nil, fmt.Errorf("journal: git %s: %v %s", args[0], err, msg)
+		return nil, false, fmt.Errorf("journal: git %s: %v %s", args[0], err, msg)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // changeFormat prints one change per record: fields split by 0x1f, the
@@ -119,7 +155,10 @@ func (j *gitJournal) Changes(ctx context.Context, f ChangeFilter) ([]Change, err
 	if limit <= 0 {
 		limit = 100
 	}
-	args := []string{"log", changeFormat, "--name-only", "--no-renames"}
+	args := []string{"log", changeFormat, "--no-renames"}
+	if !f.NoFiles {
+		args = append(args, "--name-only")
+	}
 	if f.Session == "" && f.Source == "" {
 		args = append(args, "-n", strconv.Itoa(limit))
 	} else {
@@ -155,8 +194,12 @@ func parseChange(rec []byte) (Change, bool) {
 	c := Change{Rev: fields[0], Time: time.Unix(secs, 0), Subject: fields[2],
 		Source: strings.TrimSpace(fields[3]), Session: strings.TrimSpace(fields[4]), Tool: strings.TrimSpace(fields[5])}
 	for _, name := range strings.Split(fields[6], "\n") {
-		if name = strings.TrimSpace(name); name != "" {
+		switch name = strings.TrimSpace(name); {
+		case name == "":
+		case len(c.Files) < maxFiles:
 			c.Files = append(c.Files, name)
+		default:
+			c.MoreFiles++
 		}
 	}
 	return c, true
@@ -188,16 +231,16 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 	if !ok {
 		return Change{}, "", fmt.Errorf("journal: change %s not understood", rev)
 	}
-	diff, err := j.git(ctx, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", rev, "--")
+	const maxDiff = 1 << 20
+	diff, cut, err := j.gitBounded(ctx, maxDiff, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", rev, "--")
 	if err != nil {
 		return c, "", err
 	}
-	const maxDiff = 1 << 20
-	text := string(diff)
-	if len(text) > maxDiff {
-		text = text[:maxDiff] + "\n[diff cut at 1 MB]\n"
+	text := strings.ToValidUTF8(string(diff), "\uFFFD")
+	if cut {
+		text += "\n[the diff is cut at 1 MB]\n"
 	}
-	return c, strings.ToValidUTF8(text, "\uFFFD"), nil
+	return c, text, nil
 }
 
 func (j *gitJournal) Sizes(ctx context.Context, rev string) (map[string]int64, error) {
