@@ -100,7 +100,7 @@ func (s *site) reference(r *http.Request) (page, error) {
 	l := s.o.Layout
 	q := r.URL.Query()
 	d := referenceData{Category: q.Get("category"), Status: q.Get("status")}
-	d.Files = referenceFiles(l)
+	d.Files = s.referenceFiles()
 	d.Census, d.Statuses, d.CensusErr = s.census(r.Context())
 	if file := q.Get("file"); file != "" {
 		abs, err := memPath(l, file)
@@ -108,7 +108,7 @@ func (s *site) reference(r *http.Request) (page, error) {
 			return page{}, err
 		}
 		d.Listing = file
-		entries, err := tiers.ParseFile(abs)
+		entries, err := s.entries.parse(abs)
 		if err != nil {
 			d.ListErr = err.Error()
 		}
@@ -156,7 +156,8 @@ func pageNumber(s string) (int, error) {
 
 // referenceFiles are the .md files of reference/ (and references.md of a
 // v0.7 home) with their entry counts.
-func referenceFiles(l tiers.Layout) []refFile {
+func (s *site) referenceFiles() []refFile {
+	l := s.o.Layout
 	var rels []string
 	if l.Kind() == tiers.KindV07 {
 		rels = append(rels, "memory/references.md")
@@ -171,7 +172,7 @@ func referenceFiles(l tiers.Layout) []refFile {
 	var out []refFile
 	for _, rel := range rels {
 		f := refFile{Rel: rel}
-		if entries, err := tiers.ParseFile(filepath.Join(l.ZylosDir, filepath.FromSlash(rel))); err != nil {
+		if entries, err := s.entries.parse(filepath.Join(l.ZylosDir, filepath.FromSlash(rel))); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
@@ -220,13 +221,14 @@ func (s *site) entry(r *http.Request) (page, error) {
 		if err != nil || line < 1 {
 			return page{}, badRequest("An entry of a markdown file needs its line: ?path=...&line=N.")
 		}
-		entries, err := tiers.ParseFile(abs)
+		entries, err := s.entries.parse(abs)
 		if err != nil {
 			return page{}, unreadable(err)
 		}
 		for i := range entries {
 			if entries[i].Line == line {
-				d.Entry = &entries[i]
+				e := entries[i]
+				d.Entry = &e
 			}
 		}
 		if d.Entry == nil {

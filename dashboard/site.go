@@ -47,9 +47,10 @@ type site struct {
 	mux   *http.ServeMux
 	// turn lets one page do its work at a time: the dashboard takes one
 	// of the service's CPUs at most, and the hooks keep the other.
-	turn   chan struct{}
-	health healthCache
-	sizes  sizeCache
+	turn    chan struct{}
+	health  healthCache
+	sizes   sizeCache
+	entries entryCache
 }
 
 // NewHandler is the dashboard of o for a server bound to addrs (host:port),
