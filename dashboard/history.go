@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -108,6 +109,7 @@ type chartsData struct {
 	SizeErr    string
 	Pending    int
 	Now        []tierSize
+	NowSource  string
 	Backlog    template.HTML
 	BacklogErr string
 }
@@ -116,7 +118,7 @@ type chartsData struct {
 // C4 backlog over the checkpoints.
 func (s *site) charts(r *http.Request) (page, error) {
 	var d chartsData
-	d.Now = s.currentSizes()
+	d.Now, d.NowSource = s.currentSizes(r.Context())
 	d.Size, d.Pending, d.SizeErr = s.sizeChart(r.Context())
 	d.Backlog, d.BacklogErr = s.backlogChart()
 	return page{Name: "charts", Title: "Charts", Data: d}, nil
@@ -196,10 +198,56 @@ func (s *site) fillSizes(revs []string) {
 	}
 }
 
-// currentSizes are the bytes and files of each tier now.
-func (s *site) currentSizes() []tierSize {
+// currentSizes are the bytes and files of each tier: from the search
+// index's record of the files it read (one query, where walking the tree
+// of a large home stats fifteen thousand files), and the always-injected
+// files from the disk. Without the index, the tree is walked.
+func (s *site) currentSizes(ctx context.Context) ([]tierSize, string) {
 	mem := s.o.Layout.MemoryDir()
 	sizes := map[string]*tierSize{}
+	add := func(rel string, n int64) {
+		t := tierOf(rel)
+		if sizes[t] == nil {
+			sizes[t] = &tierSize{Tier: t}
+		}
+		sizes[t].Bytes += n
+		sizes[t].Files++
+	}
+	source := "as the search index last read them"
+	if files, err := s.indexedSizes(ctx); err == nil {
+		for p, n := range files {
+			if rel, ok := strings.CutPrefix(p, "memory/"); ok {
+				add(rel, n)
+			}
+		}
+		for _, name := range []string{"core.md", "identity.md", "state.md", "references.md"} {
+			if st, err := os.Stat(filepath.Join(mem, name)); err == nil && st.Mode().IsRegular() {
+				add(name, st.Size())
+			}
+		}
+	} else {
+		source = "from the disk (" + err.Error() + ")"
+		walkSizes(mem, add)
+	}
+	out := make([]tierSize, 0, len(sizes))
+	for _, ts := range sizes {
+		out = append(out, *ts)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tier < out[j].Tier })
+	return out, source
+}
+
+func (s *site) indexedSizes(ctx context.Context) (map[string]int64, error) {
+	ix, err := s.openIndex()
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	return ix.FileSizes(ctx)
+}
+
+// walkSizes calls add with every regular file below mem outside dot-dirs.
+func walkSizes(mem string, add func(rel string, n int64)) {
 	filepath.WalkDir(mem, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -213,25 +261,12 @@ func (s *site) currentSizes() []tierSize {
 		if !de.Type().IsRegular() {
 			return nil
 		}
-		info, err := de.Info()
-		if err != nil {
-			return nil
+		if info, err := de.Info(); err == nil {
+			rel, _ := filepath.Rel(mem, p)
+			add(filepath.ToSlash(rel), info.Size())
 		}
-		rel, _ := filepath.Rel(mem, p)
-		t := tierOf(filepath.ToSlash(rel))
-		if sizes[t] == nil {
-			sizes[t] = &tierSize{Tier: t}
-		}
-		sizes[t].Bytes += info.Size()
-		sizes[t].Files++
 		return nil
 	})
-	out := make([]tierSize, 0, len(sizes))
-	for _, ts := range sizes {
-		out = append(out, *ts)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Tier < out[j].Tier })
-	return out
 }
 
 // backlogLimit is how many checkpoints the backlog chart covers.

@@ -108,9 +108,11 @@ func (j *gitJournal) gitBounded(ctx context.Context, limit int64, args ...string
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir=" + j.gitDir, "--work-tree=" + j.workTree,
-		"-c", "core.quotePath=false", "--no-pager"}, args...)...)
+		"-c", "core.quotePath=false", "-c", "log.showRoot=false", "--no-pager"}, args...)...)
 	// No optional locks: a reader must not write the index (git status
-	// would refresh it) under a writer.
+	// would refresh it) under a writer. log.showRoot=false: the first
+	// commit creates the whole memory; listing its every file would cost
+	// a large home's pages tens of milliseconds each.
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

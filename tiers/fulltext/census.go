@@ -146,3 +146,23 @@ func (ix *Index) LogLines(ctx context.Context) ([]DayLines, error) {
 // prefixRange bounds the paths below dir: "dir/" up to "dir0", the next
 // byte after '/', so an index on path answers it.
 func prefixRange(dir string) []any { return []any{dir + "/", dir + "0"} }
+
+// FileSizes are the sizes of the files of the home the index last read
+// (every tier but C4), by path relative to the home.
+func (ix *Index) FileSizes(ctx context.Context) (map[string]int64, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, size FROM files`)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	defer rows.Close()
+	sizes := map[string]int64{}
+	for rows.Next() {
+		var path string
+		var size int64
+		if err := rows.Scan(&path, &size); err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
+		}
+		sizes[path] = size
+	}
+	return sizes, rows.Err()
+}
