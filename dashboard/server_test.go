@@ -121,9 +121,19 @@ func TestAWildcardAddressIsWarnedOf(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
+	go srv.Serve()
 	defer srv.Close()
 	if srv.Loopback {
 		t.Error("0.0.0.0 counted as loopback")
+	}
+	resp, err := (&http.Client{Jar: &cookieJar{}}).Get(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), "which is not the loopback interface") {
+		t.Errorf("the overview does not warn:\n%s", body)
 	}
 }
 
