@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -67,8 +68,18 @@ func benchGet(tb testing.TB, h http.Handler, target string) *httptest.ResponseRe
 	return rec
 }
 
+// cpuTime is the CPU this process and its finished children (git) used:
+// on a shared machine it says more of a page's cost than the wall clock.
+func cpuTime() time.Duration {
+	var self, children syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + children.Utime.Nano() + children.Stime.Nano())
+}
+
 // BenchmarkPageLarge renders each page of the dashboard of the large home
-// (target: under 100 ms each).
+// (target: under 100 ms each); cpu-ms/op is the CPU a page took, git's
+// included.
 func BenchmarkPageLarge(b *testing.B) {
 	h := largeDashboard(b)
 	for _, p := range []struct{ name, target string }{
@@ -88,9 +99,11 @@ func BenchmarkPageLarge(b *testing.B) {
 		{"charts", "/charts"},
 	} {
 		b.Run(p.name, func(b *testing.B) {
+			cpu := cpuTime()
 			for b.Loop() {
 				benchGet(b, h, p.target)
 			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,7 +92,25 @@ type referenceData struct {
 	Total    int
 	Page     int
 	Pages    int
+	Prev     string // the previous page's address, or ""
+	Next     string
 	ListErr  string
+}
+
+// paginate fills the page fields of d for total items and the listing's
+// address base (which ends in a query).
+func (d *referenceData) paginate(total, page int, base url.Values) {
+	d.Total, d.Page, d.Pages = total, page, (total+pageSize-1)/pageSize
+	link := func(n int) string {
+		base.Set("page", strconv.Itoa(n))
+		return "/reference?" + base.Encode()
+	}
+	if page > 1 {
+		d.Prev = link(page - 1)
+	}
+	if page < d.Pages {
+		d.Next = link(page + 1)
+	}
 }
 
 // reference lists the reference files and the record categories, and one
@@ -102,6 +121,10 @@ func (s *site) reference(r *http.Request) (page, error) {
 	d := referenceData{Category: q.Get("category"), Status: q.Get("status")}
 	d.Files = s.referenceFiles()
 	d.Census, d.Statuses, d.CensusErr = s.census(r.Context())
+	n, err := pageNumber(q.Get("page"))
+	if err != nil {
+		return page{}, err
+	}
 	if file := q.Get("file"); file != "" {
 		abs, err := memPath(l, file)
 		if err != nil {
@@ -112,7 +135,8 @@ func (s *site) reference(r *http.Request) (page, error) {
 		if err != nil {
 			d.ListErr = err.Error()
 		}
-		d.Entries = entries
+		d.paginate(len(entries), n, url.Values{"file": {file}})
+		d.Entries = entries[min((n-1)*pageSize, len(entries)):min(n*pageSize, len(entries))]
 		return page{Name: "reference", Title: "Reference: " + file, Data: d}, nil
 	}
 	if d.Category != "" || d.Status != "" {
@@ -121,23 +145,19 @@ func (s *site) reference(r *http.Request) (page, error) {
 		if !ok {
 			return page{}, badRequest(fmt.Sprintf("Tier %q: want records or reference.", clip(d.Tier, 40)))
 		}
-		n, err := pageNumber(q.Get("page"))
-		if err != nil {
-			return page{}, err
-		}
-		d.Page = n
 		d.Listing = "records"
 		ix, err := s.openIndex()
 		if err != nil {
 			d.ListErr = err.Error()
 		} else {
 			defer ix.Close()
-			d.Docs, d.Total, err = ix.Documents(r.Context(), fulltext.Listing{Dir: dir, Category: d.Category,
+			var total int
+			d.Docs, total, err = ix.Documents(r.Context(), fulltext.Listing{Dir: dir, Category: d.Category,
 				Status: d.Status, Offset: (n - 1) * pageSize, Limit: pageSize})
 			if err != nil {
 				d.ListErr = err.Error()
 			}
-			d.Pages = (d.Total + pageSize - 1) / pageSize
+			d.paginate(total, n, url.Values{"tier": {d.Tier}, "category": {d.Category}, "status": {d.Status}})
 		}
 	}
 	return page{Name: "reference", Title: "Reference", Data: d}, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/benchtree"
 )
 
 func TestOverviewShowsTheHomeAtAGlance(t *testing.T) {
@@ -175,5 +176,24 @@ func TestUnknownPageIs404(t *testing.T) {
 		if a := srv.get(t, p); a.code != http.StatusNotFound || !strings.Contains(a.body, `id="error"`) {
 			t.Errorf("%s: %d\n%s", p, a.code, a.body)
 		}
+	}
+}
+
+func TestLongListingsArePaged(t *testing.T) {
+	l := testHome(t, false)
+	benchtree.Entries(t, l, 500) // 250 decisions
+	srv := serve(t, l, nil)
+	first := srv.get(t, "/reference?file=memory/reference/decisions.md")
+	mustContain(t, first, "250 in all, page 1 of 2.", `<a href="/reference?file=memory%2Freference%2Fdecisions.md&amp;page=2">next</a>`)
+	if n := strings.Count(first.body, `<a href="/entry?path=`); n != pageSize {
+		t.Errorf("%d entries on the first page, want %d", n, pageSize)
+	}
+	second := srv.get(t, "/reference?file=memory/reference/decisions.md&page=2")
+	mustContain(t, second, "page 2 of 2", ">previous</a>")
+	if n := strings.Count(second.body, `<a href="/entry?path=`); n != 50 {
+		t.Errorf("%d entries on the second page, want 50", n)
+	}
+	if a := srv.get(t, "/reference?file=memory/reference/decisions.md&page=0"); a.code != http.StatusBadRequest {
+		t.Errorf("page 0: %d", a.code)
 	}
 }

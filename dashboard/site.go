@@ -258,6 +258,5 @@ func templates(csrf string) *template.Template {
 			}
 			return t.Local().Format("2006-01-02 15:04")
 		},
-		"add": func(a, b int) int { return a + b },
 	}).ParseFS(webFiles, "web/*.html"))
 }
