@@ -19,7 +19,8 @@
 // carries a Content-Security-Policy; a path taken from a request is
 // confined to memory/ (see memPath).
 //
-// Cost: pages render one at a time (a page waits for its turn), read
+// Cost: pages render one at a time (a page waits for its turn), on a
+// thread of lowered priority (see niced), read
 // SQLite files without taking a write lock, and never build or update the
 // search index, so a page being drawn cannot hold up the hooks the same
 // service answers on its socket.

@@ -155,7 +155,7 @@ func (s *site) sizeChart(ctx context.Context) (template.HTML, int, string) {
 	}
 	if len(missing) > 0 && !s.sizes.filling {
 		s.sizes.filling = true
-		go s.fillSizes(missing)
+		go niced(func() { s.fillSizes(missing) })
 	}
 	s.sizes.mu.Unlock()
 	tiers := make([]string, 0, len(byTier))

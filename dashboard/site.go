@@ -154,7 +154,9 @@ func (s *site) page(fn func(*http.Request) (page, error)) http.Handler {
 			return
 		}
 		defer func() { <-s.turn }()
-		code, body := s.render(r, fn)
+		var code int
+		var body []byte
+		niced(func() { code, body = s.render(r, fn) })
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(code)
 		if r.Method != http.MethodHead {
@@ -220,6 +222,7 @@ func (h *healthCache) get(now time.Time, maxAge time.Duration) ([]hooks.Check, t
 	defer h.mu.Unlock()
 	if h.run != nil && !h.running && (h.at.IsZero() || now.Sub(h.at) > maxAge) {
 		h.running = true
+		// Not niced: the checks time the hooks they run.
 		go h.refresh()
 	}
 	return h.checks, h.at, h.running
