@@ -40,7 +40,7 @@ func testHome(tb testing.TB, journal bool) tiers.Layout {
 	if _, err := tiers.Init(l, testNow, false); err != nil {
 		tb.Fatal(err)
 	}
-	write(tb, l.CoreFile(), "# Core\n\n## Identity\n\nI keep **kafka** notes.\n\n<script>alert(1)</script>\n\nInline <b>bold</b> tag.\n")
+	write(tb, l.CoreFile(), "# Core\n\n## Identity\n\nI keep **kafka** notes.\n\n<script>alert(1)</script>\n\nInline <b>bold</b> tag. [click](javascript:alert(1))\n")
 	benchtree.Records(tb, l.RecordsDir(), 12, benchtree.Mixed)
 	benchtree.Entries(tb, l, 10)
 	write(tb, filepath.Join(l.SessionsDir(), "2026-03-14.md"),
