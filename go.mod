@@ -3,6 +3,7 @@ module github.com/zylos/zylos-memory
 go 1.26.5
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/kaptinlin/jsonschema v0.9.6
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -13,6 +14,7 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect

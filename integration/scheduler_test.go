@@ -238,10 +238,18 @@ func TestSchedulerLogFormats(t *testing.T) {
 	dir, _ := c4Home(t, nil, "")
 	d := startDaemon(t, dir, "--log-format", "json")
 	d.stop(t, syscall.SIGTERM)
-	first, _, _ := strings.Cut(d.logText(), "\n")
-	var entry map[string]any
-	if err := json.Unmarshal([]byte(first), &entry); err != nil || entry["msg"] != "scheduler started" {
-		t.Errorf("first JSON log line %q: %v", first, err)
+	// Every line is JSON (the dashboard's address comes first), and one
+	// says the scheduler started.
+	started := false
+	for _, line := range strings.Split(strings.TrimSpace(d.logText()), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Errorf("log line %q: %v", line, err)
+		}
+		started = started || entry["msg"] == "scheduler started"
+	}
+	if !started {
+		t.Errorf("no JSON line says the scheduler started:\n%s", d.logText())
 	}
 	res := testutil.Run{ZylosDir: dir}.Exec(t, "scheduler", "run", "--log-format", "xml")
 	if res.Code != 1 || !strings.Contains(res.Stderr, `--log-format "xml": want text or json`) {

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/dashboard"
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
 )
@@ -16,7 +17,7 @@ func newDoctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout))
+			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
 			if hooks.WriteReport(e.stdout, checks) {
 				return cli.Exit("", 1)
 			}

@@ -59,6 +59,7 @@ func newCommands() []*cli.Command {
 		newRotateCommand(),
 		newSchedulerCommand(),
 		newSyncCommand(),
+		newUICommand(),
 	}
 	cmds = append(cmds, searchCommands()...)
 	return append(cmds, statusCommands()...)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/dashboard"
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/scheduler"
 )
@@ -22,6 +24,7 @@ func newSchedulerRunCommand() *cli.Command {
 			"(a second signal exits at once, status 1); SIGHUP re-reads the tasks.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json"},
+			&cli.StringFlag{Name: "ui-addr", Usage: "host:port of the dashboard (default: a loopback port derived from the home; off: no dashboard)"},
 		},
 		Action: runScheduler,
 	}
@@ -59,9 +62,39 @@ func runScheduler(c *cli.Context) error {
 		go hookServer.Serve()
 		defer hookServer.Close()
 	}
+	if ui := serveDashboard(c.String("ui-addr"), e, log); ui != nil {
+		defer ui.Close()
+	}
 	ctx, wake := handleSignals(log)
 	d.Wake = wake
 	return d.Run(ctx)
+}
+
+// serveDashboard starts the dashboard unless addr is "off"; a dashboard
+// that cannot start is logged and the service runs on without it.
+func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
+	if addr == dashboard.Off {
+		return nil
+	}
+	l := e.layout
+	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now,
+		Health: func() []hooks.Check {
+			return append(hooks.Diagnose(l), resident.Diagnose(l), dashboard.Diagnose(l))
+		}})
+	if err != nil {
+		log.Warn("dashboard not served", "err", err)
+		return nil
+	}
+	if !ui.Loopback {
+		log.Warn("dashboard listens beyond the loopback interface: anyone who reaches it with the token reads this memory", "addr", ui.Addr())
+	}
+	log.Info("dashboard", "url", ui.URL())
+	go func() {
+		if err := ui.Serve(); err != nil {
+			log.Warn("dashboard stopped", "err", err)
+		}
+	}()
+	return ui
 }
 
 func newLogger(format string, e *env) (*slog.Logger, error) {

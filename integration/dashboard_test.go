@@ -1,0 +1,185 @@
+package integration
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// The memory service serves the dashboard (package dashboard); `ui`
+// prints its URL.
+
+// dashboardURL waits for the service's address file and returns what
+// `ui` prints.
+func dashboardURL(tb testing.TB, zylos string) string {
+	tb.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		res := testutil.Run{ZylosDir: zylos}.Exec(tb, "ui")
+		if res.Code == 0 {
+			return strings.TrimSpace(res.Stdout)
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("ui: %+v", res)
+		}
+	}
+}
+
+// browser is an HTTP client that keeps the dashboard's cookie.
+func browser(tb testing.TB) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &http.Client{Jar: jar, Timeout: 30 * time.Second}
+}
+
+func fetch(tb testing.TB, c *http.Client, url string) (int, string) {
+	tb.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestUIWithoutTheServiceSaysWhy(t *testing.T) {
+	zylos := hookHome(t, 5)
+	res := testutil.Run{ZylosDir: zylos}.Exec(t, "ui")
+	if res.Code != 1 || res.Stdout != "" || !strings.Contains(res.Stderr, "the memory service is not running") {
+		t.Errorf("%+v", res)
+	}
+}
+
+func TestTheServiceServesTheDashboardAndUIPrintsItsURL(t *testing.T) {
+	zylos := hookHome(t, 5)
+	d := startDaemon(t, zylos)
+	url := dashboardURL(t, zylos)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/?token=") {
+		t.Fatalf("ui printed %q", url)
+	}
+	d.waitLog(t, url) // `make run` shows it at start
+	code, body := fetch(t, browser(t), url)
+	if code != http.StatusOK || !strings.Contains(body, "<h1>Overview</h1>") || !strings.Contains(body, "memory-sync-periodic") {
+		t.Fatalf("%d\n%s", code, body)
+	}
+	base, _, _ := strings.Cut(url, "/?")
+	if code, _ := fetch(t, browser(t), base+"/"); code != http.StatusUnauthorized {
+		t.Errorf("without the token: %d", code)
+	}
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "doctor"); !strings.Contains(res.Stdout, "ok    dashboard: served on "+base) {
+		t.Errorf("doctor:\n%s", res.Stdout)
+	}
+	st, err := os.Stat(filepath.Join(zylos, "memory", ".state", "dashboard.token"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("token file: %v %v", st, err)
+	}
+}
+
+func TestUIAddrOff(t *testing.T) {
+	zylos := hookHome(t, 5)
+	startDaemonEnv(t, zylos, nil, "--ui-addr=off")
+	res := testutil.Run{ZylosDir: zylos}.Exec(t, "ui")
+	if res.Code != 1 || !strings.Contains(res.Stderr, "the dashboard is not being served") {
+		t.Errorf("%+v", res)
+	}
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "doctor"); !strings.Contains(res.Stdout, "ok    dashboard: not served (the service runs with --ui-addr=off)") {
+		t.Errorf("doctor:\n%s", res.Stdout)
+	}
+}
+
+func TestADashboardBeyondLoopbackIsWarnedOf(t *testing.T) {
+	zylos := hookHome(t, 5)
+	d := startDaemonEnv(t, zylos, nil, "--ui-addr=0.0.0.0:0")
+	d.waitLog(t, "dashboard listens beyond the loopback interface")
+	url := dashboardURL(t, zylos)
+	if code, _ := fetch(t, browser(t), url); !strings.HasPrefix(url, "http://127.0.0.1:") || code != http.StatusOK {
+		t.Errorf("%s: %d", url, code)
+	}
+	res := testutil.Run{ZylosDir: zylos}.Exec(t, "doctor")
+	if !strings.Contains(res.Stdout, "warn  dashboard: served on ") || !strings.Contains(res.Stdout, "not the loopback interface") {
+		t.Errorf("doctor:\n%s", res.Stdout)
+	}
+}
+
+// BenchmarkHookPromptDashboardBusy times the prompt hook, answered by the
+// memory service, with the service's dashboard idle (idle-ms) and while
+// a client refreshes its pages without pause (busy-ms).
+func BenchmarkHookPromptDashboardBusy(b *testing.B) {
+	zylos := stormHome(b)
+	startService(b, zylos)
+	url := dashboardURL(b, zylos)
+	client := browser(b)
+	if code, _ := fetch(b, client, url); code != http.StatusOK {
+		b.Fatalf("dashboard: %d", code)
+	}
+	base, _, _ := strings.Cut(url, "/?")
+	// The overview's first view runs the doctor's checks in the
+	// background (hook processes); time the hook after they are done.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, body := fetch(b, client, base+"/"); strings.Contains(body, "Checked ") && !strings.Contains(body, "Checking again") {
+			break
+		}
+	}
+	var busy atomic.Bool
+	var inFlight sync.Mutex
+	var pages atomic.Int64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		targets := []string{"/", "/search?q=kafka+consumer", "/charts", "/sessions", "/reference", "/timeline"}
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if !busy.Load() {
+				time.Sleep(time.Millisecond)
+				continue
+			}
+			inFlight.Lock()
+			if resp, err := client.Get(base + targets[i%len(targets)]); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				pages.Add(1)
+			}
+			inFlight.Unlock()
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	run := testutil.Run{ZylosDir: zylos, Stdin: `{"prompt":"what did we decide about the kafka consumer lag?"}`}
+	hook := func() time.Duration {
+		t0 := time.Now()
+		if res := run.Exec(b, "hook", "user-prompt-submit"); !strings.Contains(res.Stdout, "kafka") {
+			b.Fatalf("hook answered %+v", res)
+		}
+		return time.Since(t0)
+	}
+	var idle, loaded time.Duration
+	for b.Loop() {
+		busy.Store(false)
+		inFlight.Lock() // no page under way
+		idle += hook()
+		inFlight.Unlock()
+		busy.Store(true)
+		time.Sleep(2 * time.Millisecond) // a page is being drawn
+		loaded += hook()
+	}
+	busy.Store(false)
+	b.ReportMetric(ms(idle)/float64(b.N), "idle-ms")
+	b.ReportMetric(ms(loaded)/float64(b.N), "busy-ms")
+	b.ReportMetric(float64(loaded)/float64(idle), "ratio")
+	b.ReportMetric(float64(pages.Load())/float64(b.N), "pages/op")
+}
