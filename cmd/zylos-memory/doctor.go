@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/dashboard"
+	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
 )

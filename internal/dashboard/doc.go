@@ -5,8 +5,8 @@
 // size and C4 backlog over time, as HTML and SVG rendered on the server
 // from templates embedded in the binary; reading needs no JavaScript.
 //
-// It is a package of its own at the top level, beside scheduler/, because
-// it belongs to none of the packages it reads: it is a read-mostly view
+// It is a package of its own under internal/, because it belongs to none of
+// the packages it reads: it is a read-mostly view
 // over tiers (layout, entries, budgets), tiers/fulltext (search, counts),
 // tiers/records (a record's fields and change log), sync (the C4 backlog)
 // and scheduler (tasks). Only the service imports it; the hooks, which
