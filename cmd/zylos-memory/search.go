@@ -83,7 +83,7 @@ func searchQuery(c *cli.Context) (fulltext.Query, error) {
 		return q, fmt.Errorf("give a QUERY")
 	}
 	if _, err := fulltext.Terms(q.Text); err != nil {
-		return q, fmt.Errorf("query %q: %w", q.Text, err)
+		return q, fmt.Errorf("query %q: %w", fulltext.QueryShown(q.Text), err)
 	}
 	if q.Limit < 0 {
 		return q, fmt.Errorf("--limit must be 0 or more")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteHits prints hits as text, best first: for each, where it is cited
@@ -21,7 +22,7 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		return enc.Encode(hits)
 	}
 	if len(hits) == 0 {
-		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", query)
+		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", QueryShown(query))
 		return err
 	}
 	for _, h := range hits {
@@ -41,6 +42,18 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// queryShownRunes is how much of a query a message repeats.
+const queryShownRunes = 80
+
+// QueryShown is query as a message repeats it: a pasted page is cut to
+// its start and an ellipsis.
+func QueryShown(query string) string {
+	if utf8.RuneCountInString(query) <= queryShownRunes {
+		return query
+	}
+	return string([]rune(query)[:queryShownRunes]) + "…"
 }
 
 // printable keeps a hit on its lines: control characters (a terminal

@@ -2,17 +2,19 @@ package fulltext
 
 // schemaVersion changes whenever the schema or what a document holds
 // changes: an index of another version is rebuilt, never migrated.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 // schemaSQL is the index. docs holds each document and what cites it;
 // fts indexes its title, tags and body (external content: the text is
 // stored once, in docs). files and dirs remember what was indexed, so an
-// update reads only what changed; meta holds the version and the C4
-// watermark.
+// update reads only what changed (a log's digest is the CRC-32C of its
+// bytes up to offset: a log that grew is an append only when they are
+// unchanged); meta holds the version and the C4 watermark.
 const schemaSQL = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
-  inode INTEGER NOT NULL, offset INTEGER NOT NULL, line INTEGER NOT NULL, day TEXT NOT NULL);
+  inode INTEGER NOT NULL, offset INTEGER NOT NULL, line INTEGER NOT NULL, day TEXT NOT NULL,
+  digest INTEGER NOT NULL);
 CREATE TABLE dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
 CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL, tier TEXT NOT NULL,
   line INTEGER NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, category TEXT NOT NULL,

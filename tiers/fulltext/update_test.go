@@ -314,3 +314,38 @@ func TestSymlinksAreNotFollowed(t *testing.T) {
 		t.Errorf("followed a symlink: %v", got)
 	}
 }
+
+// A log edited in place and grown is not an append: the word replaced
+// before the old end is found, the old one is gone.
+func TestUpdateInPlaceEditThatGrewIsNoAppend(t *testing.T) {
+	h := testHome(t)
+	ix := openTest(t, h)
+	appendTo(t, h.Layout.CurrentSession(), "**09:30** - Fed the aardvark\n")
+	update(t, ix, false)
+	path := h.Layout.CurrentSession()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "aardvark", "pangolin", 1) + "**09:45** - Cleaned the cage\n"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0) // in place: same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(edited); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	at := time.Now().Add(-time.Second)
+	os.Chtimes(path, at, at)
+	update(t, ix, false)
+	if got := cites(search(t, ix, Query{Text: "pangolin"})); !slices.Equal(got, []string{"memory/sessions/current.md:4"}) {
+		t.Errorf("pangolin: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "aardvark"})); len(got) != 0 {
+		t.Errorf("aardvark still indexed: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "cage"})); !slices.Equal(got, []string{"memory/sessions/current.md:5"}) {
+		t.Errorf("cage: %v", got)
+	}
+}
