@@ -53,6 +53,12 @@ func firstMatch(s string, ts []string) int {
 	lower := strings.ToLower(s)
 	best := -1
 	for _, t := range ts {
+		if isCJKTerm(t) { // found inside a run: no word start, no stem
+			if i := strings.Index(lower, t); i >= 0 && (best < 0 || i < best) {
+				best = i
+			}
+			continue
+		}
 		stem := t
 		if len(stem) > 5 {
 			stem = stem[:len(stem)-2]

@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/zylos/zylos-memory/templates"
 )
 
 // A session log becomes one document per timestamped line together with
@@ -94,6 +97,9 @@ func (l *logReader) read(r io.Reader, emit func(doc) error) error {
 		if err := flush(); err != nil {
 			return err
 		}
+		if !stamped && isBoilerplate(trimmed) {
+			continue
+		}
 		d := doc{line: l.line, day: l.day, body: clip(trimmed, maxDocBytes)}
 		if stamped {
 			cur, curLines = &d, 1
@@ -126,6 +132,38 @@ func readLine(br *bufio.Reader, digest *uint32) (line []byte, n int, complete bo
 		return keep, n, true, nil
 	}
 }
+
+// isBoilerplate reports a line that says nothing of its own: a line of
+// the files init writes (headings, intro text, format instructions) or a
+// placeholder in parentheses ("(No decisions yet.)"). It is no memory and
+// is not indexed.
+func isBoilerplate(line string) bool {
+	if strings.HasPrefix(line, "(") && strings.HasSuffix(line, ")") {
+		return true
+	}
+	return templateLines()[line]
+}
+
+// templateLines are the non-blank lines of the memory files init writes.
+var templateLines = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	fs.WalkDir(templates.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(path, "memory") || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		data, err := templates.FS.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				set[line] = true
+			}
+		}
+		return nil
+	})
+	return set
+})
 
 // castagnoli is the CRC-32C table (the one the CPU computes), made when
 // first used: hooks start this package and most never read a log.

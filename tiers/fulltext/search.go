@@ -45,10 +45,12 @@ type Hit struct {
 
 // Field weights of BM25: a word in a title or a tag says more about what a
 // memory is about than the same word in its body.
+// A pair of CJK letters weighs as a body word.
 const (
 	titleWeight = 4.0
 	tagsWeight  = 3.0
 	bodyWeight  = 1.0
+	cjkWeight   = 1.0
 )
 
 // Recency is a tie-breaker: a document of today gains recencyBoost of its
@@ -226,10 +228,10 @@ const topFactor = 4
 // Score.
 func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
 	where, args := q.filters()
-	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
+	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g, %g) AS r FROM fts
 		WHERE fts MATCH ? ORDER BY r LIMIT ?)
 		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
-		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
+		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, cjkWeight, where)
 	args = append([]any{match, top}, args...)
 	rows, err := s.q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
