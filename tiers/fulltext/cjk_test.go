@@ -48,7 +48,7 @@ func TestSearchFindsCJKWordsInsideRuns(t *testing.T) {
 			}
 			continue
 		}
-		if got := cites(hits); !slices.Equal(got, tt.want) {
+		if got := lineCites(hits); !slices.Equal(got, tt.want) {
 			t.Errorf("%q: got %v, want %v", tt.query, got, tt.want)
 		}
 	}
@@ -88,4 +88,16 @@ func TestTermsOfBadInput(t *testing.T) {
 	if got := terms("Postgres数据库"); !slices.Equal(got, []string{"postgres", "数据库", "数据", "据库"}) {
 		t.Errorf("mixed word: %q", got)
 	}
+}
+
+// lineCites are the cites of hits and of their further lines, in order.
+func lineCites(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Cite)
+		for _, l := range h.Lines {
+			out = append(out, l.Cite)
+		}
+	}
+	return out
 }

@@ -10,7 +10,8 @@ import (
 
 // WriteHits prints hits as text, best first: for each, where it is cited
 // from, its date, tier and (records, entries) category and title, then
-// the excerpt on an indented line. asJSON prints a JSON array instead.
+// the excerpt on an indented line, then the log's further lines, each
+// with its cite. asJSON prints a JSON array instead.
 func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 	if asJSON {
 		if hits == nil {
@@ -39,6 +40,11 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		}
 		if _, err := fmt.Fprintf(w, "%s\n    %s\n", strings.Join(head, "  "), printable(h.Excerpt)); err != nil {
 			return err
+		}
+		for _, l := range h.Lines {
+			if _, err := fmt.Fprintf(w, "    %s  %s\n", l.Cite, printable(l.Excerpt)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -38,9 +38,58 @@ type Hit struct {
 	Tags     []string `json:"tags,omitempty"`
 	Excerpt  string   `json:"excerpt"`
 	Score    float64  `json:"score"`
+	// Lines are the next best lines of the same log (see groupLogs).
+	Lines []Line `json:"lines,omitempty"`
+	// Text is the document's whole text, for callers that show more than
+	// the excerpt.
+	Text string `json:"-"`
 	// id is the document's: only the hits kept have their text read, for
 	// the excerpt.
 	id int64
+}
+
+// Line is one more line (or group of lines) of a log hit.
+type Line struct {
+	Line    int    `json:"line"`
+	Cite    string `json:"cite"`
+	Excerpt string `json:"excerpt"`
+	Text    string `json:"-"`
+	id      int64
+}
+
+// maxLinesPerLog is how many lines of one log a hit shows: its best and
+// the next best ones.
+const maxLinesPerLog = 3
+
+// isLogLine reports a document cut from a log (a session log, a dated
+// archive log, a reference file of no entries): those of one file are
+// one place, shown as one hit.
+func (h Hit) isLogLine() bool {
+	return h.Tier != TierRecords && h.Tier != TierC4 && h.Category == ""
+}
+
+// groupLogs folds the hits of each log into its best one, best first,
+// keeping up to maxLinesPerLog lines: the top hits are then different
+// places when different places match.
+func groupLogs(hits []Hit) []Hit {
+	out := hits[:0:0]
+	at := map[string]int{}
+	for _, h := range hits {
+		if !h.isLogLine() {
+			out = append(out, h)
+			continue
+		}
+		i, seen := at[h.Path]
+		if !seen {
+			at[h.Path] = len(out)
+			out = append(out, h)
+			continue
+		}
+		if len(out[i].Lines) < maxLinesPerLog-1 {
+			out[i].Lines = append(out[i].Lines, Line{Line: h.Line, Cite: h.Cite, id: h.id})
+		}
+	}
+	return out
 }
 
 // Field weights of BM25: a word in a title or a tag says more about what a
@@ -107,7 +156,34 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		limit = math.MaxInt32
 	}
 	want := min(limit*candidatesPerHit+10, math.MaxInt32)
+	hits, err := s.ranked(ctx, q, rare, common, limit, want)
+	if err != nil {
+		return nil, err
+	}
+	if grouped := groupLogs(hits); len(grouped) < limit && len(hits) >= want && want < math.MaxInt32/8 {
+		// one log took most of the candidates: rank more of them
+		if hits, err = s.ranked(ctx, q, rare, common, limit, want*8); err != nil {
+			return nil, err
+		}
+	}
+	hits = groupLogs(hits)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	for i := range hits {
+		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
+	}
+	if err := s.excerpts(ctx, hits, append(rare, common...)); err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// ranked are the documents of the words rare and common, about want of
+// them, best first, with the recency tie-break applied.
+func (s snapshot) ranked(ctx context.Context, q Query, rare, common []string, limit, want int) ([]Hit, error) {
 	var hits []Hit
+	var err error
 	switch {
 	case len(rare) > 0:
 		// The common words are left out: ranking their documents is what
@@ -129,41 +205,46 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		hits[i].Score *= 1 + recencyBoost*recency(hits[i].Date, q.Now)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	for i := range hits {
-		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
-	}
-	if err := s.excerpts(ctx, hits, append(rare, common...)); err != nil {
-		return nil, err
-	}
 	return hits, nil
 }
 
-// excerpts cuts each hit's excerpt from its document's text around the
-// words ts, reading the texts a few hundred at a time (a statement takes
-// a bounded number of arguments).
+// excerpts cuts the excerpt of each hit and of its further lines from
+// their documents' texts around the words ts, reading the texts a few
+// hundred at a time (a statement takes a bounded number of arguments).
 func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
+	type target struct{ excerpt, text *string }
+	var ids []int64
+	at := map[int64]target{}
+	for i := range hits {
+		h := &hits[i]
+		ids, at[h.id] = append(ids, h.id), target{&h.Excerpt, &h.Text}
+		for j := range h.Lines {
+			l := &h.Lines[j]
+			ids, at[l.id] = append(ids, l.id), target{&l.Excerpt, &l.Text}
+		}
+	}
 	const batch = 500
-	for len(hits) > 0 {
-		n := min(len(hits), batch)
-		if err := s.excerptBatch(ctx, hits[:n], ts); err != nil {
+	for len(ids) > 0 {
+		n := min(len(ids), batch)
+		err := s.texts(ctx, ids[:n], func(id int64, body string) {
+			t := at[id]
+			*t.excerpt, *t.text = excerpt(body, ts), body
+		})
+		if err != nil {
 			return err
 		}
-		hits = hits[n:]
+		ids = ids[n:]
 	}
 	return nil
 }
 
-func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
-	at := make(map[int64]int, len(hits))
-	ids := make([]any, len(hits))
-	for i, h := range hits {
-		at[h.id] = i
-		ids[i] = h.id
+// texts calls found with the text of each document of ids.
+func (s snapshot) texts(ctx context.Context, ids []int64, found func(id int64, body string)) error {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	rows, err := s.q.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(args))+`)`, args...)
 	if err != nil {
 		return err
 	}
@@ -174,7 +255,7 @@ func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) err
 		if err := rows.Scan(&id, &body); err != nil {
 			return err
 		}
-		hits[at[id]].Excerpt = excerpt(body, ts)
+		found(id, body)
 	}
 	return rows.Err()
 }
