@@ -74,6 +74,9 @@ func cjkPairs(parts ...string) string {
 	return strings.TrimSuffix(b.String(), " ")
 }
 
+// cjkPairs3 is cjkPairs as the SQL function cjk_pairs(title, tags, body).
+func cjkPairs3(title, tags, body string) string { return cjkPairs(title, tags, body) }
+
 // maxPhraseRunes bounds the CJK words searched as a phrase as well as
 // pairs: a longer run is a sentence typed without spaces, not a word.
 const maxPhraseRunes = 8

@@ -397,9 +397,8 @@ func (u *updater) remember(rel string, key fileKey, lr logReader) error {
 }
 
 func (u *updater) insert(rel, tier string, d doc) error {
-	cjk := cjkPairs(d.title, d.tags, d.body)
-	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body, cjk)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, cjk)
+	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body)
 	if err != nil || u.opts.bulk {
 		return err
 	}
@@ -407,7 +406,8 @@ func (u *updater) insert(rel, tier string, d doc) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body, cjk) VALUES(?, ?, ?, ?, ?)`, id, d.title, d.tags, d.body, cjk)
+	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body, cjk) VALUES(?, ?, ?, ?, ?)`, id, d.title, d.tags, d.body,
+		cjkPairs(d.title, d.tags, d.body))
 	return err
 }
 
@@ -419,7 +419,7 @@ const allLines = -1
 // full-text index and the documents.
 func (u *updater) deleteDocs(rel string, after int) error {
 	if _, err := u.exec(`INSERT INTO fts(fts, rowid, title, tags, body, cjk)
-		SELECT 'delete', id, title, tags, body, cjk FROM docs WHERE path = ? AND line > ?`, rel, after); err != nil {
+		SELECT 'delete', id, title, tags, body, cjk FROM docs_text WHERE path = ? AND line > ?`, rel, after); err != nil {
 		return err
 	}
 	_, err := u.exec(`DELETE FROM docs WHERE path = ? AND line > ?`, rel, after)
