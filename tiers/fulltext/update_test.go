@@ -349,3 +349,27 @@ func TestUpdateInPlaceEditThatGrewIsNoAppend(t *testing.T) {
 		t.Errorf("cage: %v", got)
 	}
 }
+
+// An index of the previous schema (no CJK pairs, no log digests) is
+// rebuilt when opened: its CJK words are then found.
+func TestIndexOfOlderSchemaIsRebuilt(t *testing.T) {
+	h := testHome(t)
+	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-12.md"), "# Session Log: 2026-11-12\n\n**09:00** - 東京のサーバーを再起動した\n")
+	time.Sleep(racyWindow)
+	ix := openTest(t, h)
+	if _, err := ix.db.Exec(`UPDATE meta SET value = '2' WHERE key = 'version'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.db.Exec(`DELETE FROM docs`); err != nil { // what the old index did not find
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix = openTest(t, h)
+	var version string
+	if err := ix.db.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&version); err != nil || version != schemaVersion {
+		t.Fatalf("version %q, %v", version, err)
+	}
+	if got := cites(search(t, ix, Query{Text: "東京"})); !slices.Equal(got, []string{"memory/sessions/2026-11-12.md:3"}) {
+		t.Errorf("東京: %v", got)
+	}
+}

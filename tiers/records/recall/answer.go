@@ -131,7 +131,7 @@ func answerOf(h fulltext.Hit) (answerItem, bool) {
 			it.head += " " + injectSafe(title)
 			it.sep = " — "
 		}
-		it.segs = fieldSegments(h.Text, strings.ToLower(h.Category))
+		it.segs = fieldSegments(h.Text, strings.ToLower(h.Category), title)
 	}
 	return it, title != "" || len(it.segs) > 0
 }
@@ -146,13 +146,15 @@ func lineTexts(ls []fulltext.Line) []string {
 
 // fieldSegments are the parts of a record's or an entry's text: its
 // fields ("Label: value", in the answer order of category), then its
-// other lines. Headings, id comments and empty fields say nothing.
-func fieldSegments(text, category string) []string {
+// other lines. Headings, id comments, empty fields and fields that repeat
+// the title or an earlier field say nothing.
+func fieldSegments(text, category, title string) []string {
 	type field struct {
 		key, seg string
 	}
 	var fields []field
-	var free, values []string
+	var free []string
+	values := []string{title}
 	for _, line := range strings.Split(text, "\n") {
 		l := strings.TrimSpace(line)
 		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<!--") {

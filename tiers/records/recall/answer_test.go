@@ -32,8 +32,8 @@ func TestFitText(t *testing.T) {
 
 func TestFieldSegmentsOrder(t *testing.T) {
 	text := "### [2026-11-20] Use Postgres\n- **Context:** strict\n- **Status:** active\n- **Decision:** Postgres\n" +
-		"- **Notes:**\n<!-- id: x -->\nfree text line\n"
-	got := strings.Join(fieldSegments(text, "decision"), " | ")
+		"- **Notes:**\n- **Topic:** Use Postgres\n<!-- id: x -->\nfree text line\n"
+	got := strings.Join(fieldSegments(text, "decision", "Use Postgres"), " | ")
 	if want := "Decision: Postgres | Context: strict | Status: active | free text line"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
