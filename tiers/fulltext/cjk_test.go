@@ -1,11 +1,14 @@
 package fulltext
 
 import (
+	"context"
+	"database/sql"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // cjkHome is testHome with a log of Chinese, Japanese and Korean lines,
@@ -100,4 +103,44 @@ func lineCites(hits []Hit) []string {
 		}
 	}
 	return out
+}
+
+// FuzzTerms: any query gives at most maxTerms terms, each valid UTF-8,
+// never empty, CJK terms made of CJK letters only, and a match expression
+// of them that FTS5 accepts.
+func FuzzTerms(f *testing.F) {
+	for _, s := range []string{"数据库 kafka", "東京のサーバー", "회의록을", "a数b", "😀 \u202e", `"x* NEAR(`, "Postgres数据库迁移方案东京"} {
+		f.Add(s)
+	}
+	db := fuzzIndex(f)
+	f.Fuzz(func(t *testing.T, q string) {
+		ts := terms(q)
+		if len(ts) > maxTerms {
+			t.Fatalf("%d terms", len(ts))
+		}
+		for _, term := range ts {
+			if term == "" || !utf8.ValidString(term) {
+				t.Fatalf("term %q", term)
+			}
+			if isCJKTerm(term) && strings.IndexFunc(term, func(r rune) bool { return !isCJK(r) }) >= 0 {
+				t.Fatalf("mixed term %q", term)
+			}
+		}
+		if len(ts) > 0 {
+			if _, err := db.Exec(`SELECT rowid FROM fts WHERE fts MATCH ?`, matchExpr(ts)); err != nil {
+				t.Fatalf("%q: %v", matchExpr(ts), err)
+			}
+		}
+	})
+}
+
+// fuzzIndex is the index of a test home, for checking match expressions.
+func fuzzIndex(f *testing.F) *sql.DB {
+	h := testHome(f)
+	ix, err := Open(context.Background(), h, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { ix.Close() })
+	return ix.db
 }

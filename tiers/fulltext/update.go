@@ -397,8 +397,9 @@ func (u *updater) remember(rel string, key fileKey, lr logReader) error {
 }
 
 func (u *updater) insert(rel, tier string, d doc) error {
-	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body)
+	cjk := cjkPairs(d.title, d.tags, d.body)
+	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body, has_cjk)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, cjk != "")
 	if err != nil || u.opts.bulk {
 		return err
 	}
@@ -406,8 +407,7 @@ func (u *updater) insert(rel, tier string, d doc) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body, cjk) VALUES(?, ?, ?, ?, ?)`, id, d.title, d.tags, d.body,
-		cjkPairs(d.title, d.tags, d.body))
+	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body, cjk) VALUES(?, ?, ?, ?, ?)`, id, d.title, d.tags, d.body, cjk)
 	return err
 }
 
