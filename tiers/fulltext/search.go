@@ -160,12 +160,6 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 	if err != nil {
 		return nil, err
 	}
-	if grouped := groupLogs(hits); len(grouped) < limit && len(hits) >= want && want < math.MaxInt32/8 {
-		// one log took most of the candidates: rank more of them
-		if hits, err = s.ranked(ctx, q, rare, common, limit, want*8); err != nil {
-			return nil, err
-		}
-	}
 	hits = groupLogs(hits)
 	if len(hits) > limit {
 		hits = hits[:limit]
@@ -191,7 +185,7 @@ func (s snapshot) ranked(ctx context.Context, q Query, rare, common []string, li
 		hits, err = s.rankAll(ctx, q, matchExpr(rare), want)
 	case len(common) > 1:
 		// Those holding all the common words are fewer, and usually enough.
-		hits, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
+		hits, _, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
 		if err == nil && len(hits) < limit {
 			hits, err = s.rankAll(ctx, q, matchExpr(common), want)
 		}
@@ -301,29 +295,41 @@ func (s snapshot) byFrequency(ctx context.Context, ts []string) (rare, common []
 }
 
 // topFactor is how many more documents than wanted are ranked before the
-// filters (tiers, dates, statuses) apply.
-const topFactor = 4
+// filters (tiers, dates, statuses) apply; logLinesFactor how many more
+// again before each log is cut to its best lines.
+const (
+	topFactor      = 4
+	logLinesFactor = 4
+)
 
 // rank returns the documents matching the FTS5 expression match among
-// the best top by BM25 that pass q's filters, with their relevance as
-// Score.
-func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
+// the best top*logLinesFactor by BM25 that pass q's filters, each log cut
+// to its best maxLinesPerLog lines, the best top of them, with their
+// relevance as Score; and passed, how many of those ranked passed the
+// filters before the logs were cut. Cutting the logs in the query lets a
+// log of a hundred matching lines leave room for other places without
+// ranking again (a log's lines share its day, so the recency tie-break
+// does not reorder them).
+func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, passed int, err error) {
 	where, args := q.filters()
-	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g, %g) AS r FROM fts
-		WHERE fts MATCH ? ORDER BY r LIMIT ?)
-		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
-		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, cjkWeight, where)
-	args = append([]any{match, top}, args...)
+	sqlText := fmt.Sprintf(`WITH m AS (SELECT rowid AS id, bm25(fts, %g, %g, %g, %g) AS r FROM fts
+		WHERE fts MATCH ? ORDER BY r LIMIT ?),
+		top AS (SELECT m.id, m.r, row_number() OVER (PARTITION BY CASE WHEN d.tier IN ('%s', '%s') OR d.category <> ''
+			THEN -d.id ELSE d.path END ORDER BY m.r) AS n FROM m JOIN docs d ON d.id = m.id WHERE 1%s)
+		SELECT o.id, o.path, o.tier, o.line, o.day, o.status, o.category, o.title, o.tags, top.r, (SELECT count(*) FROM top)
+		FROM top JOIN docs o ON o.id = top.id WHERE top.n <= %d ORDER BY top.r LIMIT ?`,
+		titleWeight, tagsWeight, bodyWeight, cjkWeight, TierRecords, TierC4, where, maxLinesPerLog)
+	args = append(append([]any{match, min(top*logLinesFactor, math.MaxInt32)}, args...), top)
 	rows, err := s.q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var h Hit
 		var path, tags string
-		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score); err != nil {
-			return nil, err
+		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score, &passed); err != nil {
+			return nil, 0, err
 		}
 		h.Score = -h.Score
 		h.Tags = strings.Fields(tags)
@@ -334,17 +340,17 @@ func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hit
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return hits, nil
+	return hits, passed, nil
 }
 
 // rankAll is rank of the best want*topFactor documents, or of all of
 // them when the filters leave fewer than want of the best.
 func (s snapshot) rankAll(ctx context.Context, q Query, match string, want int) ([]Hit, error) {
-	hits, err := s.rank(ctx, q, match, want*topFactor)
-	if err == nil && len(hits) < want && s.beyond(ctx, match, want*topFactor) {
-		hits, err = s.rank(ctx, q, match, math.MaxInt32)
+	hits, passed, err := s.rank(ctx, q, match, want*topFactor)
+	if err == nil && passed < want && s.beyond(ctx, match, want*topFactor*logLinesFactor) {
+		hits, _, err = s.rank(ctx, q, match, math.MaxInt32)
 	}
 	return hits, err
 }
