@@ -101,7 +101,7 @@ func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, er
 	var warn bytes.Buffer
 	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
 		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
-		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir),
+		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), Answers: true,
 	})
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }

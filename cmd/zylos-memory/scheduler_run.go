@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
+	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/scheduler"
 )
 

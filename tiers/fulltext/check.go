@@ -15,7 +15,7 @@ func (q Query) Check() error {
 		return fmt.Errorf("give a QUERY")
 	}
 	if _, err := Terms(q.Text); err != nil {
-		return fmt.Errorf("query %q: %w", q.Text, err)
+		return fmt.Errorf("query %q: %w", QueryShown(q.Text), err)
 	}
 	if q.Limit < 0 {
 		return fmt.Errorf("--limit must be 0 or more")

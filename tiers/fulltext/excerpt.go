@@ -49,10 +49,21 @@ func excerpt(body string, ts []string) string {
 
 // firstMatch is the offset of the first word of s that matches a term,
 // or 0.
-func firstMatch(s string, ts []string) int {
+func firstMatch(s string, ts []string) int { return max(MatchAt(s, ts), 0) }
+
+// MatchAt is the byte offset in s of the first word that matches one of
+// the terms ts (as Terms gives them), or -1: the same word or one that
+// starts with the term's stem; a CJK term anywhere.
+func MatchAt(s string, ts []string) int {
 	lower := strings.ToLower(s)
 	best := -1
 	for _, t := range ts {
+		if isCJKTerm(t) { // found inside a run: no word start, no stem
+			if i := strings.Index(lower, t); i >= 0 && (best < 0 || i < best) {
+				best = i
+			}
+			continue
+		}
 		stem := t
 		if len(stem) > 5 {
 			stem = stem[:len(stem)-2]
@@ -72,7 +83,7 @@ func firstMatch(s string, ts []string) int {
 			from = i + len(stem)
 		}
 	}
-	return max(best, 0)
+	return best
 }
 
 // isWordRune reports whether s ends with a letter or digit.

@@ -3,10 +3,15 @@ package fulltext
 import (
 	"bufio"
 	"bytes"
+	"hash/crc32"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/zylos/zylos-memory/templates"
 )
 
 // A session log becomes one document per timestamped line together with
@@ -26,8 +31,10 @@ type logReader struct {
 	day  string // YYYY-MM-DD of the log, "" when unknown
 	line int    // number of the last line read
 	// offset is just past the last complete line read: where an update
-	// after an append starts again.
+	// after an append starts again; digest is the CRC-32C of the bytes
+	// before it.
 	offset int64
+	digest uint32
 	// partial is set when the log ends without a newline: its last
 	// document starts at line partialLine and is indexed again, whole,
 	// by the next update.
@@ -48,7 +55,8 @@ func (l *logReader) read(r io.Reader, emit func(doc) error) error {
 		return emit(d)
 	}
 	for {
-		raw, n, complete, err := readLine(br)
+		digest := l.digest
+		raw, n, complete, err := readLine(br, &digest)
 		if n == 0 && err != nil {
 			if err == io.EOF {
 				return flush()
@@ -58,6 +66,7 @@ func (l *logReader) read(r io.Reader, emit func(doc) error) error {
 		l.line++
 		if complete {
 			l.offset += int64(n)
+			l.digest = digest
 		} else if l.partialLine == 0 {
 			l.partialLine = l.line
 		}
@@ -88,6 +97,9 @@ func (l *logReader) read(r io.Reader, emit func(doc) error) error {
 		if err := flush(); err != nil {
 			return err
 		}
+		if !stamped && isBoilerplate(trimmed) {
+			continue
+		}
 		d := doc{line: l.line, day: l.day, body: clip(trimmed, maxDocBytes)}
 		if stamped {
 			cur, curLines = &d, 1
@@ -100,13 +112,14 @@ func (l *logReader) read(r io.Reader, emit func(doc) error) error {
 }
 
 // readLine returns the next line (with its newline when complete) and the
-// bytes it took; a line longer than maxDocBytes is read to its end but only
-// its start is kept.
-func readLine(br *bufio.Reader) (line []byte, n int, complete bool, err error) {
+// bytes it took, and adds them all to digest; a line longer than
+// maxDocBytes is read to its end but only its start is kept.
+func readLine(br *bufio.Reader, digest *uint32) (line []byte, n int, complete bool, err error) {
 	var keep []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		n += len(chunk)
+		*digest = crc32.Update(*digest, castagnoli(), chunk)
 		if len(keep) < maxDocBytes {
 			keep = append(keep, chunk[:min(len(chunk), maxDocBytes-len(keep))]...)
 		}
@@ -118,6 +131,51 @@ func readLine(br *bufio.Reader) (line []byte, n int, complete bool, err error) {
 		}
 		return keep, n, true, nil
 	}
+}
+
+// isBoilerplate reports a line that says nothing of its own: a line of
+// the files init writes (headings, intro text, format instructions) or a
+// placeholder in parentheses ("(No decisions yet.)"). It is no memory and
+// is not indexed.
+func isBoilerplate(line string) bool {
+	if strings.HasPrefix(line, "(") && strings.HasSuffix(line, ")") {
+		return true
+	}
+	return templateLines()[line]
+}
+
+// templateLines are the non-blank lines of the memory files init writes.
+var templateLines = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	fs.WalkDir(templates.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(path, "memory") || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		data, err := templates.FS.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				set[line] = true
+			}
+		}
+		return nil
+	})
+	return set
+})
+
+// castagnoli is the CRC-32C table (the one the CPU computes), made when
+// first used: hooks start this package and most never read a log.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+
+// prefixDigest is the CRC-32C of the first n bytes of the file r.
+func prefixDigest(r io.Reader, n int64) (uint32, error) {
+	h := crc32.New(castagnoli())
+	if _, err := io.CopyN(h, r, n); err != nil {
+		return 0, err
+	}
+	return h.Sum32(), nil
 }
 
 // isTimestamped reports a "**HH:MM**" line, with or without a list marker.

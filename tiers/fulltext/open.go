@@ -144,6 +144,9 @@ const walSizeLimit = 4 << 20
 
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		if err := c.RegisterFunc("cjk_pairs", cjkPairs3, true); err != nil {
+			return err
+		}
 		if err := c.SetFileControlInt("main", sqlite3.SQLITE_FCNTL_PERSIST_WAL, 1); err != nil {
 			return err
 		}
@@ -212,7 +215,7 @@ func build(ctx context.Context, h Home, force bool) error {
 // without a journal: a crash leaves only a temporary file to remove.
 func fill(ctx context.Context, h Home, tmp string) error {
 	os.Remove(tmp)
-	db, err := sql.Open("sqlite3", sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"},
+	db, err := sql.Open(driverName, sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"},
 		"_locking_mode": {"EXCLUSIVE"}, "_cache_size": {"-65536"}}))
 	if err != nil {
 		return err

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteHits prints hits as text, best first: for each, where it is cited
 // from, its date, tier and (records, entries) category and title, then
-// the excerpt on an indented line. asJSON prints a JSON array instead.
+// the excerpt on an indented line, then the log's further lines, each
+// with its cite. asJSON prints a JSON array instead.
 func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 	if asJSON {
 		if hits == nil {
@@ -21,7 +23,7 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		return enc.Encode(hits)
 	}
 	if len(hits) == 0 {
-		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", query)
+		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", QueryShown(query))
 		return err
 	}
 	for _, h := range hits {
@@ -39,8 +41,25 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		if _, err := fmt.Fprintf(w, "%s\n    %s\n", strings.Join(head, "  "), printable(h.Excerpt)); err != nil {
 			return err
 		}
+		for _, l := range h.Lines {
+			if _, err := fmt.Fprintf(w, "    %s  %s\n", l.Cite, printable(l.Excerpt)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// queryShownRunes is how much of a query a message repeats.
+const queryShownRunes = 80
+
+// QueryShown is query as a message repeats it: a pasted page is cut to
+// its start and an ellipsis.
+func QueryShown(query string) string {
+	if utf8.RuneCountInString(query) <= queryShownRunes {
+		return query
+	}
+	return string([]rune(query)[:queryShownRunes]) + "…"
 }
 
 // printable keeps a hit on its lines: control characters (a terminal

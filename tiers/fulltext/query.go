@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ErrNoTerms reports a query with nothing to search for: only stop words,
@@ -11,8 +12,12 @@ import (
 var ErrNoTerms = errors.New("nothing to search for: the query has only stop words, punctuation or single letters")
 
 // maxTerms bounds the words of a query that are searched: a pasted page
-// of text is searched by its first maxTerms distinct words.
-const maxTerms = 48
+// of text is searched by its first maxTerms distinct words, found in its
+// first maxQueryBytes (a 10 MB prompt costs no more than a page).
+const (
+	maxTerms      = 48
+	maxQueryBytes = 64 << 10
+)
 
 // Terms are the words of text search looks for, or ErrNoTerms.
 func Terms(text string) ([]string, error) {
@@ -24,20 +29,46 @@ func Terms(text string) ([]string, error) {
 
 // terms are the distinct searchable words of text, lower case, in order:
 // letters and digits only, so nothing the user types (quotes, *, -, :,
-// NEAR, parentheses) can reach FTS5 as query syntax.
+// NEAR, parentheses) can reach FTS5 as query syntax. A run of CJK letters
+// gives the terms of cjkTerms; other words of one letter and stop words
+// are left out.
 func terms(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	add := func(w string) bool {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+		return len(out) < maxTerms
+	}
+	word := func(w string, cjk bool) bool {
+		if cjk {
+			return cjkTerms(w, add)
+		}
 		w = strings.ToLower(w)
-		if len([]rune(w)) < 2 || stopWords[w] || seen[w] {
-			continue
+		if stopWords[w] || utf8.RuneCountInString(w) < 2 {
+			return true
 		}
-		seen[w] = true
-		out = append(out, w)
-		if len(out) == maxTerms {
-			break
+		return add(w)
+	}
+	text = clip(text, maxQueryBytes)
+	start, startCJK := -1, false
+	for i, r := range text {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		cjk := letter && isCJK(r)
+		if start >= 0 && (!letter || cjk != startCJK) {
+			if !word(text[start:i], startCJK) {
+				return out
+			}
+			start = -1
 		}
+		if letter && start < 0 {
+			start, startCJK = i, cjk
+		}
+	}
+	if start >= 0 {
+		word(text[start:], startCJK)
 	}
 	return out
 }
@@ -46,10 +77,15 @@ func terms(text string) []string {
 // a string so that even a word like NEAR or AND is a word.
 func matchExpr(ts []string) string { return strings.Join(quoted(ts), " OR ") }
 
-// quoted are terms each quoted as an FTS5 string.
+// quoted are terms each quoted as an FTS5 string, a CJK term as its
+// expression over the cjk column.
 func quoted(ts []string) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
+		if isCJKTerm(t) {
+			out[i] = cjkMatch(t)
+			continue
+		}
 		out[i] = `"` + t + `"`
 	}
 	return out

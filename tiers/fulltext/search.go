@@ -38,17 +38,68 @@ type Hit struct {
 	Tags     []string `json:"tags,omitempty"`
 	Excerpt  string   `json:"excerpt"`
 	Score    float64  `json:"score"`
+	// Lines are the next best lines of the same log (see groupLogs).
+	Lines []Line `json:"lines,omitempty"`
+	// Text is the document's whole text, for callers that show more than
+	// the excerpt.
+	Text string `json:"-"`
 	// id is the document's: only the hits kept have their text read, for
 	// the excerpt.
 	id int64
 }
 
+// Line is one more line (or group of lines) of a log hit.
+type Line struct {
+	Line    int    `json:"line"`
+	Cite    string `json:"cite"`
+	Excerpt string `json:"excerpt"`
+	Text    string `json:"-"`
+	id      int64
+}
+
+// maxLinesPerLog is how many lines of one log a hit shows: its best and
+// the next best ones.
+const maxLinesPerLog = 3
+
+// isLogLine reports a document cut from a log (a session log, a dated
+// archive log, a reference file of no entries): those of one file are
+// one place, shown as one hit.
+func (h Hit) isLogLine() bool {
+	return h.Tier != TierRecords && h.Tier != TierC4 && h.Category == ""
+}
+
+// groupLogs folds the hits of each log into its best one, best first,
+// keeping up to maxLinesPerLog lines: the top hits are then different
+// places when different places match.
+func groupLogs(hits []Hit) []Hit {
+	out := hits[:0:0]
+	at := map[string]int{}
+	for _, h := range hits {
+		if !h.isLogLine() {
+			out = append(out, h)
+			continue
+		}
+		i, seen := at[h.Path]
+		if !seen {
+			at[h.Path] = len(out)
+			out = append(out, h)
+			continue
+		}
+		if len(out[i].Lines) < maxLinesPerLog-1 {
+			out[i].Lines = append(out[i].Lines, Line{Line: h.Line, Cite: h.Cite, id: h.id})
+		}
+	}
+	return out
+}
+
 // Field weights of BM25: a word in a title or a tag says more about what a
 // memory is about than the same word in its body.
+// A pair of CJK letters weighs as a body word.
 const (
 	titleWeight = 4.0
 	tagsWeight  = 3.0
 	bodyWeight  = 1.0
+	cjkWeight   = 1.0
 )
 
 // Recency is a tie-breaker: a document of today gains recencyBoost of its
@@ -105,7 +156,28 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		limit = math.MaxInt32
 	}
 	want := min(limit*candidatesPerHit+10, math.MaxInt32)
+	hits, err := s.ranked(ctx, q, rare, common, limit, want)
+	if err != nil {
+		return nil, err
+	}
+	hits = groupLogs(hits)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	for i := range hits {
+		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
+	}
+	if err := s.excerpts(ctx, hits, append(rare, common...)); err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// ranked are the documents of the words rare and common, about want of
+// them, best first, with the recency tie-break applied.
+func (s snapshot) ranked(ctx context.Context, q Query, rare, common []string, limit, want int) ([]Hit, error) {
 	var hits []Hit
+	var err error
 	switch {
 	case len(rare) > 0:
 		// The common words are left out: ranking their documents is what
@@ -113,7 +185,7 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		hits, err = s.rankAll(ctx, q, matchExpr(rare), want)
 	case len(common) > 1:
 		// Those holding all the common words are fewer, and usually enough.
-		hits, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
+		hits, _, err = s.rank(ctx, q, strings.Join(quoted(common), " AND "), want*topFactor)
 		if err == nil && len(hits) < limit {
 			hits, err = s.rankAll(ctx, q, matchExpr(common), want)
 		}
@@ -127,41 +199,46 @@ func (s snapshot) search(ctx context.Context, q Query, ts []string) ([]Hit, erro
 		hits[i].Score *= 1 + recencyBoost*recency(hits[i].Date, q.Now)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	for i := range hits {
-		hits[i].Score = math.Round(hits[i].Score*1000) / 1000
-	}
-	if err := s.excerpts(ctx, hits, append(rare, common...)); err != nil {
-		return nil, err
-	}
 	return hits, nil
 }
 
-// excerpts cuts each hit's excerpt from its document's text around the
-// words ts, reading the texts a few hundred at a time (a statement takes
-// a bounded number of arguments).
+// excerpts cuts the excerpt of each hit and of its further lines from
+// their documents' texts around the words ts, reading the texts a few
+// hundred at a time (a statement takes a bounded number of arguments).
 func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
+	type target struct{ excerpt, text *string }
+	var ids []int64
+	at := map[int64]target{}
+	for i := range hits {
+		h := &hits[i]
+		ids, at[h.id] = append(ids, h.id), target{&h.Excerpt, &h.Text}
+		for j := range h.Lines {
+			l := &h.Lines[j]
+			ids, at[l.id] = append(ids, l.id), target{&l.Excerpt, &l.Text}
+		}
+	}
 	const batch = 500
-	for len(hits) > 0 {
-		n := min(len(hits), batch)
-		if err := s.excerptBatch(ctx, hits[:n], ts); err != nil {
+	for len(ids) > 0 {
+		n := min(len(ids), batch)
+		err := s.texts(ctx, ids[:n], func(id int64, body string) {
+			t := at[id]
+			*t.excerpt, *t.text = excerpt(body, ts), body
+		})
+		if err != nil {
 			return err
 		}
-		hits = hits[n:]
+		ids = ids[n:]
 	}
 	return nil
 }
 
-func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) error {
-	at := make(map[int64]int, len(hits))
-	ids := make([]any, len(hits))
-	for i, h := range hits {
-		at[h.id] = i
-		ids[i] = h.id
+// texts calls found with the text of each document of ids.
+func (s snapshot) texts(ctx context.Context, ids []int64, found func(id int64, body string)) error {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	rows, err := s.q.QueryContext(ctx, `SELECT id, body FROM docs WHERE id IN (`+placeholders(len(args))+`)`, args...)
 	if err != nil {
 		return err
 	}
@@ -172,7 +249,7 @@ func (s snapshot) excerptBatch(ctx context.Context, hits []Hit, ts []string) err
 		if err := rows.Scan(&id, &body); err != nil {
 			return err
 		}
-		hits[at[id]].Excerpt = excerpt(body, ts)
+		found(id, body)
 	}
 	return rows.Err()
 }
@@ -218,29 +295,41 @@ func (s snapshot) byFrequency(ctx context.Context, ts []string) (rare, common []
 }
 
 // topFactor is how many more documents than wanted are ranked before the
-// filters (tiers, dates, statuses) apply.
-const topFactor = 4
+// filters (tiers, dates, statuses) apply; logLinesFactor how many more
+// again before each log is cut to its best lines.
+const (
+	topFactor      = 4
+	logLinesFactor = 4
+)
 
 // rank returns the documents matching the FTS5 expression match among
-// the best top by BM25 that pass q's filters, with their relevance as
-// Score.
-func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, err error) {
+// the best top*logLinesFactor by BM25 that pass q's filters, each log cut
+// to its best maxLinesPerLog lines, the best top of them, with their
+// relevance as Score; and passed, how many of those ranked passed the
+// filters before the logs were cut. Cutting the logs in the query lets a
+// log of a hundred matching lines leave room for other places without
+// ranking again (a log's lines share its day, so the recency tie-break
+// does not reorder them).
+func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hits []Hit, passed int, err error) {
 	where, args := q.filters()
-	sqlText := fmt.Sprintf(`WITH top AS (SELECT rowid AS id, bm25(fts, %g, %g, %g) AS r FROM fts
-		WHERE fts MATCH ? ORDER BY r LIMIT ?)
-		SELECT d.id, d.path, d.tier, d.line, d.day, d.status, d.category, d.title, d.tags, top.r
-		FROM top JOIN docs d ON d.id = top.id WHERE 1%s ORDER BY top.r`, titleWeight, tagsWeight, bodyWeight, where)
-	args = append([]any{match, top}, args...)
+	sqlText := fmt.Sprintf(`WITH m AS (SELECT rowid AS id, bm25(fts, %g, %g, %g, %g) AS r FROM fts
+		WHERE fts MATCH ? ORDER BY r LIMIT ?),
+		top AS (SELECT m.id, m.r, row_number() OVER (PARTITION BY CASE WHEN d.tier IN ('%s', '%s') OR d.category <> ''
+			THEN -d.id ELSE d.path END ORDER BY m.r) AS n FROM m JOIN docs d ON d.id = m.id WHERE 1%s)
+		SELECT o.id, o.path, o.tier, o.line, o.day, o.status, o.category, o.title, o.tags, top.r, (SELECT count(*) FROM top)
+		FROM top JOIN docs o ON o.id = top.id WHERE top.n <= %d ORDER BY top.r LIMIT ?`,
+		titleWeight, tagsWeight, bodyWeight, cjkWeight, TierRecords, TierC4, where, maxLinesPerLog)
+	args = append(append([]any{match, min(top*logLinesFactor, math.MaxInt32)}, args...), top)
 	rows, err := s.q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var h Hit
 		var path, tags string
-		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score); err != nil {
-			return nil, err
+		if err := rows.Scan(&h.id, &path, &h.Tier, &h.Line, &h.Date, &h.Status, &h.Category, &h.Title, &tags, &h.Score, &passed); err != nil {
+			return nil, 0, err
 		}
 		h.Score = -h.Score
 		h.Tags = strings.Fields(tags)
@@ -251,17 +340,17 @@ func (s snapshot) rank(ctx context.Context, q Query, match string, top int) (hit
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return hits, nil
+	return hits, passed, nil
 }
 
 // rankAll is rank of the best want*topFactor documents, or of all of
 // them when the filters leave fewer than want of the best.
 func (s snapshot) rankAll(ctx context.Context, q Query, match string, want int) ([]Hit, error) {
-	hits, err := s.rank(ctx, q, match, want*topFactor)
-	if err == nil && len(hits) < want && s.beyond(ctx, match, want*topFactor) {
-		hits, err = s.rank(ctx, q, match, math.MaxInt32)
+	hits, passed, err := s.rank(ctx, q, match, want*topFactor)
+	if err == nil && passed < want && s.beyond(ctx, match, want*topFactor*logLinesFactor) {
+		hits, _, err = s.rank(ctx, q, match, math.MaxInt32)
 	}
 	return hits, err
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSearchFindsEveryTier(t *testing.T) {
@@ -74,19 +75,25 @@ func TestSearchQuerySyntaxIsText(t *testing.T) {
 	}
 }
 
-// logHome is a home of one session log of n lines, each naming its number
-// and the kafka consumer.
+// logHome is a home of n session lines in logs of logLines lines, each
+// line naming its number and the kafka consumer.
 func logHome(t *testing.T, n int) Home {
 	t.Helper()
 	h := testHome(t)
-	var b strings.Builder
-	b.WriteString("# Session Log: 2026-11-20\n\n")
-	for i := range n {
-		fmt.Fprintf(&b, "**09:00** - item%d of the kafka consumer\n", i)
+	day := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i += logLines {
+		d := day.AddDate(0, 0, i/logLines).Format(time.DateOnly)
+		var b strings.Builder
+		b.WriteString("# Session Log: " + d + "\n\n")
+		for j := i; j < min(n, i+logLines); j++ {
+			fmt.Fprintf(&b, "**09:00** - item%d of the kafka consumer\n", j)
+		}
+		write(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), b.String())
 	}
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-20.md"), b.String())
 	return h
 }
+
+const logLines = 4
 
 func TestSearchIgnoresWordsNotIndexed(t *testing.T) {
 	// Past commonDocs documents, a word found nowhere once counted as the
@@ -105,12 +112,17 @@ func TestSearchIgnoresWordsNotIndexed(t *testing.T) {
 func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
 	ix := openTest(t, logHome(t, 1200))
 	hits := search(t, ix, Query{Text: "kafka"})
-	if len(hits) != 1200 {
+	if len(hits) != 1200/logLines {
 		t.Fatalf("%d hits", len(hits))
 	}
 	for _, h := range hits {
-		if !strings.Contains(h.Excerpt, "kafka consumer") {
-			t.Fatalf("%s: excerpt %q", h.Cite, h.Excerpt)
+		if !strings.Contains(h.Excerpt, "kafka consumer") || len(h.Lines) != maxLinesPerLog-1 {
+			t.Fatalf("%s: excerpt %q, %d more lines", h.Cite, h.Excerpt, len(h.Lines))
+		}
+		for _, l := range h.Lines {
+			if !strings.Contains(l.Excerpt, "kafka consumer") || !strings.HasPrefix(l.Cite, h.Path+":") {
+				t.Fatalf("%s: line %+v", h.Cite, l)
+			}
 		}
 	}
 }
@@ -132,5 +144,31 @@ func TestRecordBackedEntryFoundOnce(t *testing.T) {
 	hits := search(t, ix, Query{Text: "golang library"})
 	if len(hits) != 1 || hits[0].Cite != "memory/archive/decisions-2024.md:3" || strings.Contains(hits[0].Excerpt, "id:") {
 		t.Errorf("archived entry: %+v", hits)
+	}
+}
+
+// TestSearchGroupsLinesOfOneLog: five hits are five places when five
+// places match, each log with its best lines.
+func TestSearchGroupsLinesOfOneLog(t *testing.T) {
+	h := testHome(t)
+	var b strings.Builder
+	b.WriteString("# Session Log: 2026-11-21\n\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "**09:%02d** - the walrus feed, walrus check %d\n", i, i)
+	}
+	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-21.md"), b.String())
+	for i := range 4 {
+		d := fmt.Sprintf("2026-10-%02d", i+1)
+		write(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), "# Session Log: "+d+"\n\n**10:00** - one walrus note\n")
+	}
+	time.Sleep(racyWindow)
+	ix := openTest(t, h)
+	hits := search(t, ix, Query{Text: "walrus", Limit: 5})
+	paths := map[string]bool{}
+	for _, h := range hits {
+		paths[h.Path] = true
+	}
+	if len(hits) != 5 || len(paths) != 5 || hits[0].Path != "memory/sessions/2026-11-21.md" || len(hits[0].Lines) != maxLinesPerLog-1 {
+		t.Errorf("hits %v, first %+v", cites(hits), hits[0])
 	}
 }

@@ -300,8 +300,9 @@ func (u *updater) file(t tree, path string) error {
 	var offset int64
 	var line int
 	var day string
-	err = u.q.QueryRowContext(u.ctx, `SELECT size, mtime, inode, offset, line, day FROM files WHERE path = ?`, rel).
-		Scan(&old.size, &old.mtime, &old.inode, &offset, &line, &day)
+	var digest uint32
+	err = u.q.QueryRowContext(u.ctx, `SELECT size, mtime, inode, offset, line, day, digest FROM files WHERE path = ?`, rel).
+		Scan(&old.size, &old.mtime, &old.inode, &offset, &line, &day, &digest)
 	known := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
@@ -314,8 +315,8 @@ func (u *updater) file(t tree, path string) error {
 	}
 	u.st.Files++
 	asLog := t.kind == kindLog || t.kind == kindArchive && isLogFile(path)
-	if asLog && known && old.inode == key.inode && key.size > old.size && offset > 0 {
-		return u.appendLog(t, path, rel, key, logReader{day: day, line: line, offset: offset})
+	if asLog && known && old.inode == key.inode && key.size > old.size && offset > 0 && unchangedPrefix(path, offset, digest) {
+		return u.appendLog(t, path, rel, key, logReader{day: day, line: line, offset: offset, digest: digest})
 	}
 	if err := u.deleteDocs(rel, allLines); err != nil {
 		return err
@@ -342,6 +343,19 @@ func (u *updater) file(t tree, path string) error {
 		}
 	}
 	return u.appendLog(t, path, rel, key, logReader{day: logDay(path)})
+}
+
+// unchangedPrefix reports whether the first n bytes of path still have
+// the digest they were indexed with: a log edited in place and grown (a
+// word replaced, then a line added) is not an append.
+func unchangedPrefix(path string, n int64, digest uint32) bool {
+	f, err := regfile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	d, err := prefixDigest(f, n)
+	return err == nil && d == digest
 }
 
 // appendLog indexes a log from lr.offset: the documents of lines after
@@ -377,14 +391,15 @@ func (u *updater) appendLog(t tree, path, rel string, key fileKey, lr logReader)
 
 // remember records the version of rel that is indexed.
 func (u *updater) remember(rel string, key fileKey, lr logReader) error {
-	_, err := u.exec(`INSERT OR REPLACE INTO files(path, size, mtime, inode, offset, line, day)
-		VALUES(?, ?, ?, ?, ?, ?, ?)`, rel, key.size, key.mtime, key.inode, lr.offset, lr.complete(), lr.day)
+	_, err := u.exec(`INSERT OR REPLACE INTO files(path, size, mtime, inode, offset, line, day, digest)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`, rel, key.size, key.mtime, key.inode, lr.offset, lr.complete(), lr.day, lr.digest)
 	return err
 }
 
 func (u *updater) insert(rel, tier string, d doc) error {
-	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body)
+	cjk := cjkPairs(d.title, d.tags, d.body)
+	res, err := u.exec(`INSERT INTO docs(path, tier, line, day, status, category, title, tags, body, has_cjk)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel, tier, d.line, d.day, d.status, d.category, d.title, d.tags, d.body, cjk != "")
 	if err != nil || u.opts.bulk {
 		return err
 	}
@@ -392,7 +407,7 @@ func (u *updater) insert(rel, tier string, d doc) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body) VALUES(?, ?, ?, ?)`, id, d.title, d.tags, d.body)
+	_, err = u.exec(`INSERT INTO fts(rowid, title, tags, body, cjk) VALUES(?, ?, ?, ?, ?)`, id, d.title, d.tags, d.body, cjk)
 	return err
 }
 
@@ -403,8 +418,8 @@ const allLines = -1
 // deleteDocs removes the documents of rel after line after from the
 // full-text index and the documents.
 func (u *updater) deleteDocs(rel string, after int) error {
-	if _, err := u.exec(`INSERT INTO fts(fts, rowid, title, tags, body)
-		SELECT 'delete', id, title, tags, body FROM docs WHERE path = ? AND line > ?`, rel, after); err != nil {
+	if _, err := u.exec(`INSERT INTO fts(fts, rowid, title, tags, body, cjk)
+		SELECT 'delete', id, title, tags, body, cjk FROM docs_text WHERE path = ? AND line > ?`, rel, after); err != nil {
 		return err
 	}
 	_, err := u.exec(`DELETE FROM docs WHERE path = ? AND line > ?`, rel, after)

@@ -314,3 +314,62 @@ func TestSymlinksAreNotFollowed(t *testing.T) {
 		t.Errorf("followed a symlink: %v", got)
 	}
 }
+
+// A log edited in place and grown is not an append: the word replaced
+// before the old end is found, the old one is gone.
+func TestUpdateInPlaceEditThatGrewIsNoAppend(t *testing.T) {
+	h := testHome(t)
+	ix := openTest(t, h)
+	appendTo(t, h.Layout.CurrentSession(), "**09:30** - Fed the aardvark\n")
+	update(t, ix, false)
+	path := h.Layout.CurrentSession()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "aardvark", "pangolin", 1) + "**09:45** - Cleaned the cage\n"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0) // in place: same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(edited); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	at := time.Now().Add(-time.Second)
+	os.Chtimes(path, at, at)
+	update(t, ix, false)
+	if got := cites(search(t, ix, Query{Text: "pangolin"})); !slices.Equal(got, []string{"memory/sessions/current.md:4"}) {
+		t.Errorf("pangolin: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "aardvark"})); len(got) != 0 {
+		t.Errorf("aardvark still indexed: %v", got)
+	}
+	if got := cites(search(t, ix, Query{Text: "cage"})); !slices.Equal(got, []string{"memory/sessions/current.md:5"}) {
+		t.Errorf("cage: %v", got)
+	}
+}
+
+// An index of the previous schema (no CJK pairs, no log digests) is
+// rebuilt when opened: its CJK words are then found.
+func TestIndexOfOlderSchemaIsRebuilt(t *testing.T) {
+	h := testHome(t)
+	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-12.md"), "# Session Log: 2026-11-12\n\n**09:00** - 東京のサーバーを再起動した\n")
+	time.Sleep(racyWindow)
+	ix := openTest(t, h)
+	if _, err := ix.db.Exec(`UPDATE meta SET value = '2' WHERE key = 'version'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.db.Exec(`DELETE FROM docs`); err != nil { // what the old index did not find
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix = openTest(t, h)
+	var version string
+	if err := ix.db.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&version); err != nil || version != schemaVersion {
+		t.Fatalf("version %q, %v", version, err)
+	}
+	if got := cites(search(t, ix, Query{Text: "東京"})); !slices.Equal(got, []string{"memory/sessions/2026-11-12.md:3"}) {
+		t.Errorf("東京: %v", got)
+	}
+}

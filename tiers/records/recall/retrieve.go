@@ -37,6 +37,10 @@ type RetrieveOptions struct {
 	// process of its own; retrieval calls it when it cannot build a
 	// missing index within its deadline.
 	Reindex func() error
+	// Answers renders the memories with their words (see answer.go), all
+	// within the excerpt budget, as the zylos prompt hook injects them;
+	// without it, records and entries are the plugin's index lines.
+	Answers bool
 }
 
 // HookInput is the part of the UserPromptSubmit hook JSON retrieval reads.
@@ -111,16 +115,22 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err != nil {
 		return "", indexFailed(ctx, opts.Warn, fmt.Errorf("search index: %w", err))
 	}
-	var memories, excerpts []fulltext.Hit
+	var memories, excerpts, ranked []fulltext.Hit
 	for _, hit := range hits {
 		switch {
 		case hit.Tier == fulltext.TierRecords || hit.Tier == fulltext.TierReference:
 			if len(memories) < limit {
 				memories = append(memories, hit)
+				ranked = append(ranked, hit)
 			}
 		case len(excerpts) < maxExcerpts:
 			excerpts = append(excerpts, hit)
+			ranked = append(ranked, hit)
 		}
+	}
+	if opts.Answers {
+		ts, _ := fulltext.Terms(opts.Prompt)
+		return formatAnswers(opts.Root, attrs, ranked, ts, budget), nil
 	}
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
