@@ -16,3 +16,17 @@ func TestMain(m *testing.M) {
 	benchtree.Cleanup()
 	os.Exit(code)
 }
+
+// appendFile appends text to an existing file, as an editor or a logger
+// that never rewrites it does.
+func appendFile(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -287,18 +287,6 @@ func TestMCPStatusAndHistory(t *testing.T) {
 	}
 }
 
-func appendFile(t testing.TB, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestMCPPanicInOneCallKeepsServing(t *testing.T) {
 	s, stderr := mcpSession(t, mcpHome(t), "ZYLOS_MEMORY_TEST_CRASH_AT=mcp-memory_status")
 	mustFail(t, s, "memory_status", map[string]any{}, "internal error in memory_status")

@@ -3,7 +3,6 @@ package integration
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,18 +102,6 @@ func answerHome(t *testing.T) string {
 	recallWrite(t, filepath.Join(zd, "memory", "sessions", "2026-11-13.md"), "# Session Log: 2026-11-13\n\n"+
 		"**09:00** - 我们决定使用数据库迁移方案\n**09:10** - 東京のサーバーを再起動した\n**09:20** - 회의록을 정리했습니다\n")
 	return zd
-}
-
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestPromptHookAnswersWithWords: each memory injected carries what it
