@@ -18,4 +18,5 @@ require (
 	github.com/kaptinlin/jsonpointer v0.4.28 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 )

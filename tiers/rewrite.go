@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"golang.org/x/sys/unix"
 )
 
 // ErrChangedSinceRead says a file was edited, other than by appending, or
@@ -16,52 +21,284 @@ import (
 // edit, so nothing was written.
 var ErrChangedSinceRead = errors.New("changed since it was read")
 
-// Rewrite replaces the file at path, which read as src, with next, without
-// losing a line another writer appends meanwhile: what was appended since
-// the read is carried to the end of next, both before the replacement and
-// until the old file is read a last time. Any other change is refused with
-// ErrChangedSinceRead.
+// rewriteRounds bounds the rounds of a Rewrite that finds, at the swap,
+// that the file changed since it was read: each round starts over from
+// the file as it then is.
+const rewriteRounds = 8
+
+// leaseWait bounds the wait, after the swap, for a writer that still
+// holds the old file open to close it (see Rewrite).
+const leaseWait = 2 * time.Second
+
+// exchange is atomicfile.Exchange; a test sets it to one that fails with
+// ErrNoExchange to run the fallback on any filesystem.
+var exchange = atomicfile.Exchange
+
+// Rewrite replaces the file at path, which read as src, with next,
+// without losing an edit anyone else makes meanwhile, up to the instant
+// the new file takes its place. What was appended since the read is
+// carried to the end of next; any other change is refused with
+// ErrChangedSinceRead, the file left as its editor made it.
 //
-// The old file is kept under memory/.state/backups/ by a hard link when
-// backup is set, and also whenever it grew since the read: an appender is
-// then at work, and a line it writes through a descriptor opened before
-// the replacement, after the last read, still lands in that backup rather
-// than nowhere. Rewrite returns the backup's path, or "" when none was
-// taken.
+// The new file is swapped in with renameat2(RENAME_EXCHANGE), so what
+// path named at that instant is not gone but named by the temp file, and
+// checked: it must be the file that was read (else an editor replaced it
+// by a rename) and still hold what was read, through a descriptor held
+// since the read (else an editor wrote into it in place). The check takes
+// a read lease on the old file first: it waits for a writer that still
+// has the old file open, and any open of it for writing from then on
+// breaks the lease and shows. A failed check swaps the files back and
+// starts over. Without a lease (another filesystem, another owner, a
+// writer that keeps the file open) the old file is kept under
+// memory/.state/backups/ instead, where a late write through an old
+// descriptor still lands. On a filesystem without RENAME_EXCHANGE the
+// file is checked just before a plain rename and the old file is always
+// kept in backups (see replace).
+//
+// The old file is also kept in backups, by a hard link, when backup is
+// set. Rewrite returns the backup's path, or "" when none was taken.
 func (l Layout) Rewrite(path string, src, next []byte, backup bool, now time.Time) (string, error) {
-	f, err := regfile.Open(path)
+	r := &rewrite{l: l, path: path, src: src, next: next, backup: backup, now: now}
+	for range rewriteRounds {
+		done, err := r.round()
+		if done || err != nil {
+			return r.kept, err
+		}
+	}
+	return r.kept, ErrChangedSinceRead
+}
+
+// rewrite is one Rewrite's state across its rounds.
+type rewrite struct {
+	l         Layout
+	path      string
+	src, next []byte
+	backup    bool
+	now       time.Time
+	kept      string // the backup of the old file, "" while none
+	keptFile  os.FileInfo
+}
+
+// round reads the file, writes the change and swaps it in; it answers
+// false, with no error, when the file changed on the way and the round
+// was undone.
+func (r *rewrite) round() (bool, error) {
+	f, err := regfile.Open(r.path)
 	if err != nil {
-		return "", err
+		return false, err
 	}
 	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
 	cur, err := io.ReadAll(f)
 	if err != nil {
-		return "", err
+		return false, err
 	}
-	if !bytes.HasPrefix(cur, src) {
-		return "", ErrChangedSinceRead
+	if !bytes.HasPrefix(cur, r.src) {
+		return false, ErrChangedSinceRead
 	}
-	var kept string
-	if backup || len(cur) > len(src) {
-		kept, err = l.linkBackUp(path, f, cur, now)
-		if errors.Is(err, errChangedUnder) {
-			return "", ErrChangedSinceRead
+	if r.backup && r.kept == "" {
+		if err := r.keepOpen(f, opened, cur); errors.Is(err, errChangedUnder) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+	}
+	tmp, err := atomicfile.Stage(r.path, append(append([]byte(nil), r.next...), cur[len(r.src):]...), 0o644)
+	if err != nil {
+		return false, err
+	}
+	ours, err := os.Lstat(tmp)
+	if err != nil {
+		os.Remove(tmp)
+		return false, err
+	}
+	crashpoint.Pause("rewrite-before-swap")
+	switch err := exchange(tmp, r.path); {
+	case errors.Is(err, atomicfile.ErrNoExchange):
+		return r.replace(f, opened, cur, tmp)
+	case err != nil:
+		os.Remove(tmp)
+		return false, err
+	}
+	// tmp names what path named at the swap: the file read, unless an
+	// editor replaced it since.
+	displaced, err := os.Lstat(tmp)
+	if err != nil || !os.SameFile(displaced, opened) {
+		return false, r.swapBack(tmp, ours)
+	}
+	leased := holdLease(f, leaseWait)
+	defer dropLease(f)
+	again, err := readFromStart(f)
+	if err != nil || !bytes.Equal(again, cur) || leased && !leaseIntact(f) {
+		return false, r.swapBack(tmp, ours)
+	}
+	switch {
+	case leased || r.keptFile != nil && os.SameFile(r.keptFile, opened):
+		// No writer has the old file open, and none can open it
+		// for writing before the lease is dropped without the check
+		// above seeing it; or it is in backups already.
+		err = os.Remove(tmp)
+	default:
+		err = r.keepName(tmp)
+	}
+	if err != nil {
+		return true, fmt.Errorf("rewrite %s: %w", r.l.rel(r.path), err)
+	}
+	return true, atomicfile.SyncDir(filepath.Dir(r.path))
+}
+
+// swapBack undoes a swap whose check failed: path names again what it
+// named at the swap, and the new file is removed. Should path have been
+// replaced meanwhile (what comes back is not the new file), that file is
+// kept in backups and the error says where: two versions cannot both
+// stay at path.
+func (r *rewrite) swapBack(tmp string, ours os.FileInfo) error {
+	if err := exchange(tmp, r.path); err != nil {
+		// path still names the new file: keep the displaced one.
+		if kerr := r.keepName(tmp); kerr != nil {
+			return fmt.Errorf("rewrite %s: changed during the rewrite and could not be put back (%v); its changed version is at %s", r.l.rel(r.path), err, tmp)
+		}
+		return fmt.Errorf("rewrite %s: changed during the rewrite and could not be put back (%v); its changed version is kept in %s", r.l.rel(r.path), err, r.l.rel(r.kept))
+	}
+	if back, err := os.Lstat(tmp); err == nil && os.SameFile(back, ours) {
+		os.Remove(tmp)
+		return atomicfile.SyncDir(filepath.Dir(r.path))
+	}
+	if err := r.keepName(tmp); err != nil {
+		return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is at %s", r.l.rel(r.path), tmp)
+	}
+	return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
+}
+
+// replace puts tmp in place by a rename, where the filesystem cannot
+// exchange. The old file is kept in backups first, so that a write into
+// it through a descriptor opened before the rename lands there; the file
+// is checked a last time just before the rename; lines appended to the
+// old file after that are carried to the new one. An edit by name in the
+// instant between that check and the rename is not seen.
+func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string) (bool, error) {
+	if r.keptFile == nil || !os.SameFile(r.keptFile, opened) {
+		r.kept, r.keptFile = "", nil
+		if err := r.keepOpen(f, opened, cur); err != nil {
+			os.Remove(tmp)
+			if errors.Is(err, errChangedUnder) {
+				return false, nil
+			}
+			return false, err
+		}
+	}
+	again, err := readFromStart(f)
+	named, serr := os.Lstat(r.path)
+	if err != nil || serr != nil || !os.SameFile(named, opened) || !bytes.Equal(again, cur) {
+		os.Remove(tmp)
+		return false, nil
+	}
+	if err := os.Rename(tmp, r.path); err != nil {
+		os.Remove(tmp)
+		return false, fmt.Errorf("write %s: %w", r.path, err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(r.path)); err != nil {
+		return true, err
+	}
+	late, err := readFromStart(f)
+	switch {
+	case err != nil:
+		return true, err
+	case bytes.HasPrefix(late, cur) && len(late) > len(cur):
+		if err := atomicfile.Append(r.path, late[len(cur):]); err != nil {
+			return true, fmt.Errorf("keep lines appended during the rewrite: %w (they are in %s)", err, r.l.rel(r.kept))
+		}
+	case !bytes.Equal(late, cur):
+		return true, fmt.Errorf("rewrite %s: written to in place during the rewrite; that version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
+	}
+	return true, nil
+}
+
+// keepOpen backs up the old file, open as f, by a hard link.
+func (r *rewrite) keepOpen(f *os.File, opened os.FileInfo, cur []byte) error {
+	kept, err := r.l.linkBackUp(r.path, f, cur, r.now)
+	if err != nil {
+		return err
+	}
+	r.kept, r.keptFile = kept, opened
+	return nil
+}
+
+// keepName moves the file named name (a displaced version of path) into
+// backups.
+func (r *rewrite) keepName(name string) error {
+	info, err := os.Lstat(name)
+	if err != nil {
+		return err
+	}
+	kept, err := r.l.placeBackUp(r.path, r.now, func(target string) error {
+		err := os.Link(name, target)
+		if errors.Is(err, syscall.EXDEV) {
+			data, rerr := regfile.ReadFile(name)
+			if rerr != nil {
+				return rerr
+			}
+			return atomicfile.CreateExclusive(target, data, 0o644)
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
-	}
-	if err := atomicfile.WriteFile(path, append(append([]byte(nil), next...), cur[len(src):]...), 0o644); err != nil {
-		return kept, err
-	}
-	late, err := io.ReadAll(f)
+		return atomicfile.SyncDir(filepath.Dir(target))
+	})
 	if err != nil {
-		return kept, err
+		return err
 	}
-	if len(late) > 0 {
-		if err := atomicfile.Append(path, late); err != nil {
-			return kept, fmt.Errorf("keep lines appended during the rewrite: %w", err)
+	r.kept, r.keptFile = kept, info
+	return os.Remove(name)
+}
+
+func readFromStart(f *os.File) ([]byte, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
+}
+
+// holdLease takes a read lease on f, waiting up to wait while another
+// process has the file open for writing. It reports false when it could
+// not: leases unsupported here, the file owned by another user, or a
+// writer that kept it open.
+func holdLease(f *os.File, wait time.Duration) bool {
+	end := time.Now().Add(wait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		_, err := fcntl(f, unix.F_SETLEASE, unix.F_RDLCK)
+		if err == nil {
+			return true
 		}
+		if !errors.Is(err, unix.EAGAIN) || time.Now().After(end) {
+			return false
+		}
+		time.Sleep(pause)
 	}
-	return kept, nil
+}
+
+// leaseIntact reports whether f's lease is still held and no one has
+// asked to break it (an open for writing or a truncate).
+func leaseIntact(f *os.File) bool {
+	v, err := fcntl(f, unix.F_GETLEASE, 0)
+	return err == nil && v == unix.F_RDLCK
+}
+
+// dropLease lets an opener waiting on f's lease go on.
+func dropLease(f *os.File) { fcntl(f, unix.F_SETLEASE, unix.F_UNLCK) }
+
+func fcntl(f *os.File, cmd, arg int) (int, error) {
+	c, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var v int
+	var ferr error
+	if err := c.Control(func(fd uintptr) { v, ferr = unix.FcntlInt(fd, cmd, arg) }); err != nil {
+		return 0, err
+	}
+	return v, ferr
 }

@@ -1,0 +1,194 @@
+package integration
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/crashpoint"
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// raceHome is an initialised home with two decision records, alpha and
+// beta, shown in memory/reference/decisions.md.
+type raceHome struct {
+	*recHome
+	decisions string // memory/reference/decisions.md
+}
+
+func newRaceHome(t *testing.T) *raceHome {
+	t.Helper()
+	h := &raceHome{recHome: newRecHome(t)}
+	if res := h.run(nil, "init"); res.Code != 0 {
+		t.Fatalf("init: %s%s", res.Stdout, res.Stderr)
+	}
+	h.decisions = filepath.Join(h.zylos, "memory", "reference", "decisions.md")
+	for _, r := range []struct{ slug, title, context string }{{"alpha", "Alpha", "alpha context"}, {"beta", "Beta", "beta context"}} {
+		in := h.stage("create-"+r.slug+".json", `{"title":"`+r.title+`","tags":["t"],
+ "content":{"status":"accepted","context":"`+r.context+`","decision":"d","rationale":["r"]}}`)
+		res := h.run(nil, "records", "write", "--action", "create", "--category", "decision",
+			"--target", "memory/records/decisions/"+r.slug+".json", "--input", in)
+		if res.Code != 0 {
+			t.Fatalf("create %s: %s%s", r.slug, res.Stdout, res.Stderr)
+		}
+	}
+	return h
+}
+
+// startPaused starts the binary with args, held just before it swaps a
+// rewritten reference file into place, and waits until it is there.
+func (h *raceHome) startPaused(args ...string) (cmd *exec.Cmd, out *bytes.Buffer, resume func() string) {
+	h.t.Helper()
+	pause := h.t.TempDir()
+	cmd = exec.Command(testutil.Binary(h.t), args...)
+	cmd.Dir = h.zylos
+	cmd.Env = testutil.Run{ZylosDir: h.zylos, Env: []string{crashpoint.PauseEnv + "=rewrite-before-swap@" + pause}}.Environ()
+	out = &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	must(h.t, cmd.Start())
+	waitFor(h.t, filepath.Join(pause, "reached"))
+	return cmd, out, func() string {
+		must(h.t, os.WriteFile(filepath.Join(pause, "resume"), nil, 0o644))
+		if err := cmd.Wait(); err != nil {
+			h.t.Fatalf("zylos-memory %v: %v\n%s", args, err, out)
+		}
+		return out.String()
+	}
+}
+
+func waitFor(t *testing.T, path string) {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s never appeared", path)
+}
+
+// context is the Context field of the record at memory/records/decisions/slug.json.
+func (h *raceHome) context(slug string) string {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.root, "decisions", slug+".json"))
+	must(h.t, err)
+	var d struct {
+		Content struct {
+			Context string `json:"context"`
+		} `json:"content"`
+	}
+	must(h.t, json.Unmarshal(data, &d))
+	return d.Content.Context
+}
+
+// updateBeta stages an update of beta's context.
+func (h *raceHome) updateBeta(context string) []string {
+	in := h.edit("memory/records/decisions/beta.json", func(d map[string]any) {
+		d["content"].(map[string]any)["context"] = context
+		withChange(d)
+	})
+	return []string{"records", "write", "--action", "update", "--target", "memory/records/decisions/beta.json", "--input", in}
+}
+
+// An editor saving decisions.md while records write is about to swap its
+// rewrite of that file into place: the hand edit survives and the write
+// is applied, whether the editor saves by a rename (sed -i), writes the
+// file in place (as Node's writeFileSync), or opened the file before the
+// swap and writes into it after.
+func TestRewriteKeepsEditLandingBeforeSwap(t *testing.T) {
+	editors := map[string]func(h *raceHome, resume func() string) string{
+		"rename, edit in the middle": func(h *raceHome, resume func() string) string {
+			sed(t, "s/alpha context/alpha context edited by hand/", h.decisions)
+			return resume()
+		},
+		"rename, entry appended": func(h *raceHome, resume func() string) string {
+			sed(t, "$a\\\n\\\n### [2026-03-02] Gamma\\\n- **Decision:** typed\\\n- **Context:** gamma by hand\\\n- **Status:** active", h.decisions)
+			return resume()
+		},
+		"in place, edit in the middle": func(h *raceHome, resume func() string) string {
+			inPlace(t, h.decisions, "alpha context", "alpha context edited by hand")
+			return resume()
+		},
+		"in place through a descriptor opened before the swap": func(h *raceHome, resume func() string) string {
+			// The editor opens the file now, and writes into it only
+			// once the swap is done: into the old file.
+			dir := t.TempDir()
+			ed := exec.Command("python3", "-c", `
+import os, sys, time
+path, old, new, dir = sys.argv[1:]
+fd = os.open(path, os.O_RDWR)
+text = os.read(fd, 1 << 20).decode()
+open(os.path.join(dir, "opened"), "w").close()
+while not os.path.exists(os.path.join(dir, "go")):
+    time.sleep(0.005)
+os.ftruncate(fd, 0)
+os.pwrite(fd, text.replace(old, new).encode(), 0)
+os.close(fd)
+`, h.decisions, "alpha context", "alpha context edited by hand", dir)
+			ed.Stderr = os.Stderr
+			must(t, ed.Start())
+			waitFor(t, filepath.Join(dir, "opened"))
+			done := make(chan string)
+			go func() { done <- resume() }()
+			time.Sleep(300 * time.Millisecond) // the write swaps meanwhile
+			must(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
+			must(t, ed.Wait())
+			return <-done
+		},
+	}
+	for name, edit := range editors {
+		t.Run(name, func(t *testing.T) {
+			h := newRaceHome(t)
+			cmd, _, resume := h.startPaused(h.updateBeta("beta context updated")...)
+			out := edit(h, resume)
+			if cmd.ProcessState.ExitCode() != 0 {
+				t.Fatalf("records write: exit %d\n%s", cmd.ProcessState.ExitCode(), out)
+			}
+			data, err := os.ReadFile(h.decisions)
+			must(t, err)
+			text := string(data)
+			if !strings.Contains(text, "beta context updated") || h.context("beta") != "beta context updated" {
+				t.Errorf("the update of beta is not applied:\n%s", text)
+			}
+			if strings.Contains(name, "appended") {
+				if !strings.Contains(text, "gamma by hand") {
+					t.Errorf("the hand entry is lost:\n%s", text)
+				}
+			} else if !strings.Contains(text, "alpha context edited by hand") || h.context("alpha") != "alpha context edited by hand" {
+				t.Errorf("the hand edit is lost (record: %q):\n%s", h.context("alpha"), text)
+			}
+			if strings.Count(text, "- **Context:**") != strings.Count(text, "\n### ") {
+				t.Errorf("an entry is malformed:\n%s", text)
+			}
+			res := h.run(nil, "records", "ingest")
+			if res.Code != 0 {
+				t.Errorf("ingest after: exit %d: %s%s", res.Code, res.Stdout, res.Stderr)
+			}
+		})
+	}
+}
+
+func sed(t *testing.T, script, path string) {
+	t.Helper()
+	if out, err := exec.Command("sed", "-i", script, path).CombinedOutput(); err != nil {
+		t.Fatalf("sed: %v: %s", err, out)
+	}
+}
+
+// inPlace rewrites path through its own inode, truncating it first, as
+// Node's writeFileSync does.
+func inPlace(t *testing.T, path, old, new string) {
+	t.Helper()
+	ed := exec.Command("node", "-e", `
+const fs = require("fs");
+const [path, old, nu] = process.argv.slice(1);
+fs.writeFileSync(path, fs.readFileSync(path, "utf8").replace(old, nu));
+`, path, old, new)
+	if out, err := ed.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v: %s", err, out)
+	}
+}
