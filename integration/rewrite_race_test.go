@@ -192,3 +192,61 @@ fs.writeFileSync(path, fs.readFileSync(path, "utf8").replace(old, nu));
 		t.Fatalf("node: %v: %s", err, out)
 	}
 }
+
+// A same-size edit whose modification time is put back, as cp -p and
+// rsync -t leave it, is still taken in by records ingest, and an update
+// written after keeps it; the ingest a records write runs first takes it
+// in too, so a write from a stale read cannot put the old text back.
+func TestIngestSeesEditWithMtimePutBack(t *testing.T) {
+	h := newRaceHome(t)
+	editKeepingMtime := func(old, new string) {
+		t.Helper()
+		info, err := os.Stat(h.decisions)
+		must(t, err)
+		data, err := os.ReadFile(h.decisions)
+		must(t, err)
+		if len(old) != len(new) || !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%q is not in the file or not the size of %q", old, new)
+		}
+		must(t, os.WriteFile(h.decisions, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
+		must(t, os.Chtimes(h.decisions, info.ModTime(), info.ModTime()))
+		if after, err := os.Stat(h.decisions); err != nil || !after.ModTime().Equal(info.ModTime()) || after.Size() != info.Size() {
+			t.Fatalf("the edit changed the size or the modification time: %v %v", after, err)
+		}
+	}
+	update := func(slug string) testutil.Result {
+		in := h.edit("memory/records/decisions/"+slug+".json", func(d map[string]any) {
+			d["content"].(map[string]any)["decision"] = "decided again"
+			withChange(d)
+		})
+		return h.run(nil, "records", "write", "--action", "update", "--target", "memory/records/decisions/"+slug+".json", "--input", in)
+	}
+	if res := h.run(nil, "records", "ingest"); res.Code != 0 || !strings.HasPrefix(res.Stdout, "Nothing to ingest") {
+		t.Fatalf("ingest before the edit: exit %d: %s%s", res.Code, res.Stdout, res.Stderr)
+	}
+
+	editKeepingMtime("alpha context", "alpha CONTEXT")
+	res := h.run(nil, "records", "ingest")
+	if res.Code != 0 || !strings.Contains(res.Stdout, "alpha.json") || h.context("alpha") != "alpha CONTEXT" {
+		t.Fatalf("ingest after the edit: exit %d: %s%s; record context %q", res.Code, res.Stdout, res.Stderr, h.context("alpha"))
+	}
+	if res := update("alpha"); res.Code != 0 {
+		t.Fatalf("update: exit %d: %s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	data, err := os.ReadFile(h.decisions)
+	must(t, err)
+	if !strings.Contains(string(data), "alpha CONTEXT") || !strings.Contains(string(data), "decided again") || h.context("alpha") != "alpha CONTEXT" {
+		t.Errorf("the update after the ingest lost the edit (record context %q):\n%s", h.context("alpha"), data)
+	}
+
+	// The update is made from the record read before any ingest: it is
+	// refused (the record changed under it) rather than written over the
+	// edit.
+	editKeepingMtime("beta context", "beta CONTEXT")
+	res = update("beta")
+	data, err = os.ReadFile(h.decisions)
+	must(t, err)
+	if !strings.Contains(string(data), "beta CONTEXT") || h.context("beta") != "beta CONTEXT" {
+		t.Errorf("the write put the old text back (exit %d, record context %q):\n%s", res.Code, h.context("beta"), data)
+	}
+}

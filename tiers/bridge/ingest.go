@@ -60,13 +60,21 @@ func (c Change) String() string {
 // back restores or unarchives it; an entry moved into an archive file
 // archives it. Records that never had an entry are rendered into their
 // file. Malformed entries and duplicate ids are reported and left alone.
+// A file edited (other than by appending) while the ingest writes it is
+// left as edited and the ingest runs again, up to records.ViewRounds
+// times in all.
 func Ingest(h Home, dryRun bool) (Report, error) {
 	release, err := h.lock(dryRun)
 	if err != nil {
 		return Report{}, err
 	}
 	defer release()
-	return h.ingest(dryRun)
+	for round := 1; ; round++ {
+		rep, err := h.ingest(dryRun)
+		if !errors.Is(err, records.ErrViewChanged) || round == records.ViewRounds {
+			return rep, err
+		}
+	}
 }
 
 // lock takes the records root's lock for an ingest; a dry run of a home
@@ -508,6 +516,12 @@ func (in *ingester) writeFiles() error {
 			return err
 		}
 		if err := in.writeFile(f, data, false); err != nil {
+			// What this ingest wrote is read back by the next, which
+			// joins the records it created to their entries.
+			var changed *changedError
+			if errors.As(err, &changed) {
+				changed.redo = true
+			}
 			return err
 		}
 	}

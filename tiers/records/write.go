@@ -107,7 +107,7 @@ func Write(o WriteOptions) (Answer, error) {
 	var ans Answer
 	for round := 1; ; round++ {
 		ans, err = writeRound(o, t, input, spelledDelete)
-		if !errors.Is(err, ErrViewChanged) || round == viewRounds {
+		if !errors.Is(err, ErrViewChanged) || round == ViewRounds {
 			break
 		}
 	}
@@ -123,10 +123,12 @@ func Write(o WriteOptions) (Answer, error) {
 // ErrViewChanged is what a View's error matches when the view was
 // changed by someone else while it was being written, before the View
 // wrote anything: the write is then done again from Sync, which takes
-// the change in, up to viewRounds times in all.
+// the change in, up to ViewRounds times in all.
 var ErrViewChanged = errors.New("the view changed while it was being written")
 
-const viewRounds = 4
+// ViewRounds bounds the rounds of a write (or an ingest) that meets
+// ErrViewChanged.
+const ViewRounds = 4
 
 // writeRound runs the write once under the lock: Sync, then the action
 // on a copy of input (an action fills in the doc it is given).
