@@ -40,14 +40,15 @@ func newRaceHome(t *testing.T) *raceHome {
 	return h
 }
 
-// startPaused starts the binary with args, held just before it swaps a
-// rewritten reference file into place, and waits until it is there.
-func (h *raceHome) startPaused(args ...string) (cmd *exec.Cmd, out *bytes.Buffer, resume func() string) {
+// startPaused starts the binary with args, held at point (just before or
+// just after it swaps a rewritten reference file into place), and waits
+// until it is there.
+func (h *raceHome) startPaused(point string, args ...string) (cmd *exec.Cmd, out *bytes.Buffer, resume func() string) {
 	h.t.Helper()
 	pause := h.t.TempDir()
 	cmd = exec.Command(testutil.Binary(h.t), args...)
 	cmd.Dir = h.zylos
-	cmd.Env = testutil.Run{ZylosDir: h.zylos, Env: []string{crashpoint.PauseEnv + "=rewrite-before-swap@" + pause}}.Environ()
+	cmd.Env = testutil.Run{ZylosDir: h.zylos, Env: []string{crashpoint.PauseEnv + "=" + point + "@" + pause}}.Environ()
 	out = &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	must(h.t, cmd.Start())
@@ -97,54 +98,55 @@ func (h *raceHome) updateBeta(context string) []string {
 // An editor saving decisions.md while records write is about to swap its
 // rewrite of that file into place: the hand edit survives and the write
 // is applied, whether the editor saves by a rename (sed -i), writes the
-// file in place (as Node's writeFileSync), or opened the file before the
-// swap and writes into it after.
+// file in place by name (as Node's writeFileSync), or opened the file
+// before the write read it and writes into it after the swap.
 func TestRewriteKeepsEditLandingBeforeSwap(t *testing.T) {
-	editors := map[string]func(h *raceHome, resume func() string) string{
-		"rename, edit in the middle": func(h *raceHome, resume func() string) string {
+	type editor struct {
+		point string // where the write is held while the editor saves
+		edit  func(h *raceHome, resume func() string) string
+	}
+	editors := map[string]editor{
+		"rename, edit in the middle": {"rewrite-before-swap", func(h *raceHome, resume func() string) string {
 			sed(t, "s/alpha context/alpha context edited by hand/", h.decisions)
 			return resume()
-		},
-		"rename, entry appended": func(h *raceHome, resume func() string) string {
+		}},
+		"rename, entry appended": {"rewrite-before-swap", func(h *raceHome, resume func() string) string {
 			sed(t, "$a\\\n\\\n### [2026-03-02] Gamma\\\n- **Decision:** typed\\\n- **Context:** gamma by hand\\\n- **Status:** active", h.decisions)
 			return resume()
-		},
-		"in place, edit in the middle": func(h *raceHome, resume func() string) string {
-			inPlace(t, h.decisions, "alpha context", "alpha context edited by hand")
-			return resume()
-		},
-		"in place through a descriptor opened before the swap": func(h *raceHome, resume func() string) string {
-			// The editor opens the file now, and writes into it only
-			// once the swap is done: into the old file.
-			dir := t.TempDir()
-			ed := exec.Command("python3", "-c", `
-import os, sys, time
-path, old, new, dir = sys.argv[1:]
-fd = os.open(path, os.O_RDWR)
-text = os.read(fd, 1 << 20).decode()
-open(os.path.join(dir, "opened"), "w").close()
-while not os.path.exists(os.path.join(dir, "go")):
-    time.sleep(0.005)
-os.ftruncate(fd, 0)
-os.pwrite(fd, text.replace(old, new).encode(), 0)
-os.close(fd)
-`, h.decisions, "alpha context", "alpha context edited by hand", dir)
+		}},
+		"in place by name, edit in the middle": {"rewrite-before-swap", func(h *raceHome, resume func() string) string {
+			// Node reads the file, then opens it to truncate and
+			// write: that open waits on the write's lease.
+			read := filepath.Join(t.TempDir(), "read")
+			ed := exec.Command("node", "-e", `
+const fs = require("fs");
+const [path, old, nu, read] = process.argv.slice(1);
+const text = fs.readFileSync(path, "utf8");
+fs.writeFileSync(read, "");
+fs.writeFileSync(path, text.replace(old, nu));
+`, h.decisions, "alpha context", "alpha context edited by hand", read)
 			ed.Stderr = os.Stderr
 			must(t, ed.Start())
-			waitFor(t, filepath.Join(dir, "opened"))
-			done := make(chan string)
-			go func() { done <- resume() }()
-			time.Sleep(300 * time.Millisecond) // the write swaps meanwhile
-			must(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
+			waitFor(t, read)
+			time.Sleep(300 * time.Millisecond) // node reaches its open
+			out := resume()
 			must(t, ed.Wait())
-			return <-done
-		},
+			return out
+		}},
 	}
-	for name, edit := range editors {
+	editors["in place through a descriptor opened before the read"] = editor{"rewrite-after-swap", nil}
+	for name, e := range editors {
 		t.Run(name, func(t *testing.T) {
 			h := newRaceHome(t)
-			cmd, _, resume := h.startPaused(h.updateBeta("beta context updated")...)
-			out := edit(h, resume)
+			var cmd *exec.Cmd
+			var out string
+			if e.edit != nil {
+				var resume func() string
+				cmd, _, resume = h.startPaused(e.point, h.updateBeta("beta context updated")...)
+				out = e.edit(h, resume)
+			} else {
+				cmd, out = h.writeUnderOpenEditor(h.updateBeta("beta context updated"))
+			}
 			if cmd.ProcessState.ExitCode() != 0 {
 				t.Fatalf("records write: exit %d\n%s", cmd.ProcessState.ExitCode(), out)
 			}
@@ -172,24 +174,38 @@ os.close(fd)
 	}
 }
 
+// writeUnderOpenEditor runs records write with args while an editor holds
+// decisions.md open for writing from before the write reads it (longer
+// than the write waits for it) and writes into it, in place, while the
+// write is held just after its swap: into the old file.
+func (h *raceHome) writeUnderOpenEditor(args []string) (*exec.Cmd, string) {
+	t := h.t
+	dir := t.TempDir()
+	ed := exec.Command("python3", "-c", `
+import os, sys, time
+path, old, new, dir = sys.argv[1:]
+fd = os.open(path, os.O_RDWR)
+text = os.read(fd, 1 << 20).decode()
+open(os.path.join(dir, "opened"), "w").close()
+while not os.path.exists(os.path.join(dir, "go")):
+    time.sleep(0.005)
+os.ftruncate(fd, 0)
+os.pwrite(fd, text.replace(old, new).encode(), 0)
+os.close(fd)
+`, h.decisions, "alpha context", "alpha context edited by hand", dir)
+	ed.Stderr = os.Stderr
+	must(t, ed.Start())
+	waitFor(t, filepath.Join(dir, "opened"))
+	cmd, _, resume := h.startPaused("rewrite-after-swap", args...)
+	must(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
+	must(t, ed.Wait())
+	return cmd, resume()
+}
+
 func sed(t *testing.T, script, path string) {
 	t.Helper()
 	if out, err := exec.Command("sed", "-i", script, path).CombinedOutput(); err != nil {
 		t.Fatalf("sed: %v: %s", err, out)
-	}
-}
-
-// inPlace rewrites path through its own inode, truncating it first, as
-// Node's writeFileSync does.
-func inPlace(t *testing.T, path, old, new string) {
-	t.Helper()
-	ed := exec.Command("node", "-e", `
-const fs = require("fs");
-const [path, old, nu] = process.argv.slice(1);
-fs.writeFileSync(path, fs.readFileSync(path, "utf8").replace(old, nu));
-`, path, old, new)
-	if out, err := ed.CombinedOutput(); err != nil {
-		t.Fatalf("node: %v: %s", err, out)
 	}
 }
 

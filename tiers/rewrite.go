@@ -26,8 +26,8 @@ var ErrChangedSinceRead = errors.New("changed since it was read")
 // the file as it then is.
 const rewriteRounds = 8
 
-// leaseWait bounds the wait, after the swap, for a writer that still
-// holds the old file open to close it (see Rewrite).
+// leaseWait bounds the wait for a writer that holds the file open to
+// close it (see Rewrite).
 const leaseWait = 2 * time.Second
 
 // exchange is atomicfile.Exchange; a test sets it to one that fails with
@@ -40,20 +40,25 @@ var exchange = atomicfile.Exchange
 // carried to the end of next; any other change is refused with
 // ErrChangedSinceRead, the file left as its editor made it.
 //
-// The new file is swapped in with renameat2(RENAME_EXCHANGE), so what
-// path named at that instant is not gone but named by the temp file, and
-// checked: it must be the file that was read (else an editor replaced it
-// by a rename) and still hold what was read, through a descriptor held
-// since the read (else an editor wrote into it in place). The check takes
-// a read lease on the old file first: it waits for a writer that still
-// has the old file open, and any open of it for writing from then on
-// breaks the lease and shows. A failed check swaps the files back and
-// starts over. Without a lease (another filesystem, another owner, a
-// writer that keeps the file open) the old file is kept under
-// memory/.state/backups/ instead, where a late write through an old
-// descriptor still lands. On a filesystem without RENAME_EXCHANGE the
-// file is checked just before a plain rename and the old file is always
-// kept in backups (see replace).
+// The file is read under a read lease (F_SETLEASE): it is granted once no
+// process has the file open for writing (Rewrite waits up to leaseWait
+// for one to close it), and any open of it for writing or truncate from
+// then on breaks it, the opener waiting until it is dropped. Just before
+// the new file is swapped in, the file must still be the one read (else
+// an editor replaced it by a rename), hold what was read (read again
+// through the descriptor held since) and the lease be intact (else an
+// editor opened it to write in place); else the round starts over. The
+// swap is renameat2(RENAME_EXCHANGE): what path named at that instant is
+// not gone but named by the temp file, and is checked the same way; a
+// failed check swaps the files back and starts over. The new file is thus
+// visible before its check only for the microseconds between the swap
+// and the check.
+//
+// Without a lease (another filesystem, another owner, a writer that keeps
+// the file open) the old file is kept under memory/.state/backups/
+// instead of removed, where a late write through an old descriptor still
+// lands. On a filesystem without RENAME_EXCHANGE the old file is always
+// kept in backups and a plain rename replaces it (see replace).
 //
 // The old file is also kept in backups, by a hard link, when backup is
 // set. Rewrite returns the backup's path, or "" when none was taken.
@@ -92,6 +97,12 @@ func (r *rewrite) round() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	leased := holdLease(f, leaseWait)
+	if leased {
+		// Dropped once the round is over, swapped back if need be:
+		// an opener waiting on it then writes into the file at path.
+		defer dropLease(f)
+	}
 	cur, err := io.ReadAll(f)
 	if err != nil {
 		return false, err
@@ -116,23 +127,21 @@ func (r *rewrite) round() (bool, error) {
 		return false, err
 	}
 	crashpoint.Pause("rewrite-before-swap")
+	if named, err := os.Lstat(r.path); err != nil || !os.SameFile(named, opened) || !unchanged(f, cur, leased) {
+		os.Remove(tmp)
+		return false, nil
+	}
 	switch err := exchange(tmp, r.path); {
 	case errors.Is(err, atomicfile.ErrNoExchange):
-		return r.replace(f, opened, cur, tmp)
+		return r.replace(f, opened, cur, tmp, leased)
 	case err != nil:
 		os.Remove(tmp)
 		return false, err
 	}
+	crashpoint.Pause("rewrite-after-swap")
 	// tmp names what path named at the swap: the file read, unless an
-	// editor replaced it since.
-	displaced, err := os.Lstat(tmp)
-	if err != nil || !os.SameFile(displaced, opened) {
-		return false, r.swapBack(tmp, ours)
-	}
-	leased := holdLease(f, leaseWait)
-	defer dropLease(f)
-	again, err := readFromStart(f)
-	if err != nil || !bytes.Equal(again, cur) || leased && !leaseIntact(f) {
+	// editor replaced it since the check.
+	if displaced, err := os.Lstat(tmp); err != nil || !os.SameFile(displaced, opened) || !unchanged(f, cur, leased) {
 		return false, r.swapBack(tmp, ours)
 	}
 	switch {
@@ -148,6 +157,13 @@ func (r *rewrite) round() (bool, error) {
 		return true, fmt.Errorf("rewrite %s: %w", r.l.rel(r.path), err)
 	}
 	return true, atomicfile.SyncDir(filepath.Dir(r.path))
+}
+
+// unchanged reports whether f, read as cur, still holds cur and, when
+// leased, no one has opened it for writing since the lease was taken.
+func unchanged(f *os.File, cur []byte, leased bool) bool {
+	again, err := readFromStart(f)
+	return err == nil && bytes.Equal(again, cur) && (!leased || leaseIntact(f))
 }
 
 // swapBack undoes a swap whose check failed: path names again what it
@@ -173,15 +189,15 @@ func (r *rewrite) swapBack(tmp string, ours os.FileInfo) error {
 	return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
 }
 
-// replace puts tmp in place by a rename, where the filesystem cannot
-// exchange. The old file is kept in backups first, so that a write into
-// it through a descriptor opened before the rename lands there; the file
-// is checked a last time just before the rename; lines appended to the
-// old file after that are carried to the new one. An edit by name in the
-// instant between that check and the rename is not seen.
-func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string) (bool, error) {
+// replace puts tmp in place by a plain rename, where the filesystem
+// cannot exchange; round checked the file just before. The old file is
+// kept in backups first, so that a write into it through a descriptor
+// opened before the rename lands there; lines appended to it after the
+// check (by an opener the lease held back, once it is done) are carried
+// to the new file; any other write to it is reported. An edit by name in the instant
+// between the check and the rename is not seen.
+func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string, leased bool) (bool, error) {
 	if r.keptFile == nil || !os.SameFile(r.keptFile, opened) {
-		r.kept, r.keptFile = "", nil
 		if err := r.keepOpen(f, opened, cur); err != nil {
 			os.Remove(tmp)
 			if errors.Is(err, errChangedUnder) {
@@ -190,18 +206,18 @@ func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string
 			return false, err
 		}
 	}
-	again, err := readFromStart(f)
-	named, serr := os.Lstat(r.path)
-	if err != nil || serr != nil || !os.SameFile(named, opened) || !bytes.Equal(again, cur) {
-		os.Remove(tmp)
-		return false, nil
-	}
 	if err := os.Rename(tmp, r.path); err != nil {
 		os.Remove(tmp)
 		return false, fmt.Errorf("write %s: %w", r.path, err)
 	}
 	if err := atomicfile.SyncDir(filepath.Dir(r.path)); err != nil {
 		return true, err
+	}
+	if leased && !leaseIntact(f) {
+		// An opener waits to write into the old file: let it, and
+		// read what it wrote once it is done.
+		dropLease(f)
+		holdLease(f, leaseWait)
 	}
 	late, err := readFromStart(f)
 	switch {

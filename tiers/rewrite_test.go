@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +16,10 @@ import (
 // rewriteCase is a Rewrite of "a\nb\nc\n" that changes b, with an edit
 // landing just before the swap.
 type rewriteCase struct {
-	edit    func(t *testing.T, path string)
-	want    string // the file after
-	wantErr error
+	edit        func(t *testing.T, path string)
+	want        string // the file after
+	wantErr     error
+	wantErrText string // or an error saying this
 }
 
 const (
@@ -25,18 +27,29 @@ const (
 	rewriteNext = "a\nB\nc\n"
 )
 
+// inPlaceEdit starts a process that truncates the file and writes text
+// into it, as Node's writeFileSync does, and returns once it is done or
+// waits on the lease Rewrite holds; wait waits for it to finish.
 func inPlaceEdit(text string) func(*testing.T, string) {
 	return func(t *testing.T, path string) {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
+		ed := exec.Command("sh", "-c", `printf %s "$2" >"$1"`, "sh", path, text)
+		if err := ed.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		if _, err := f.WriteString(text); err != nil {
-			t.Fatal(err)
+		done := make(chan error, 1)
+		go func() { done <- ed.Wait() }()
+		editors = append(editors, done)
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+			if locks, _ := os.ReadFile("/proc/locks"); strings.Contains(string(locks), "BREAKING") || len(done) > 0 {
+				return
+			}
 		}
+		t.Fatal("the editor neither finished nor waited on a lease")
 	}
 }
+
+// editors are the in-place editors started by the current test.
+var editors []chan error
 
 func renameEdit(text string) func(*testing.T, string) {
 	return func(t *testing.T, path string) {
@@ -76,8 +89,14 @@ func runRewriteCase(t *testing.T, c rewriteCase, swap func(a, b string) error) L
 		return swap(a, b)
 	}
 	defer func() { exchange = atomicfile.Exchange }()
+	editors = nil
 	_, err := l.Rewrite(path, []byte(rewriteSrc), []byte(rewriteNext), false, time.Now())
-	if !errors.Is(err, c.wantErr) {
+	for _, done := range editors {
+		if werr := <-done; werr != nil {
+			t.Fatalf("editor: %v", werr)
+		}
+	}
+	if !errors.Is(err, c.wantErr) && (c.wantErrText == "" || err == nil || !strings.Contains(err.Error(), c.wantErrText)) {
 		t.Fatalf("err = %v, want %v", err, c.wantErr)
 	}
 	got, err := os.ReadFile(path)
@@ -104,11 +123,18 @@ func TestRewriteEditBeforeSwap(t *testing.T) {
 }
 
 // Where the filesystem cannot exchange, the file is checked just before
-// the rename, with the same outcome, and the old file is kept in backups.
+// the rename, with the same outcome, and the old file is kept in backups;
+// an edit in place that waited on the lease until the rename lands there,
+// and the error says so (appended lines are carried over).
 func TestRewriteWithoutExchange(t *testing.T) {
 	noExchange := func(a, b string) error { return fmt.Errorf("exchange: %w", atomicfile.ErrNoExchange) }
 	for name, c := range rewriteCases {
 		t.Run(name, func(t *testing.T) {
+			kept := rewriteSrc
+			if strings.Contains(name, "in place") && c.wantErr != nil {
+				kept = c.want
+				c.want, c.wantErr, c.wantErrText = rewriteNext, nil, "that version is kept in memory/.state/backups/"
+			}
 			l := runRewriteCase(t, c, noExchange)
 			if c.wantErr != nil {
 				return
@@ -118,8 +144,8 @@ func TestRewriteWithoutExchange(t *testing.T) {
 				t.Fatalf("no backup of the old file")
 			}
 			data, _ := os.ReadFile(backups[len(backups)-1])
-			if !strings.HasPrefix(string(data), rewriteSrc) {
-				t.Errorf("backup = %q", data)
+			if !strings.HasPrefix(string(data), kept) {
+				t.Errorf("backup = %q, want %q", data, kept)
 			}
 		})
 	}
