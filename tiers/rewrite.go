@@ -194,8 +194,8 @@ func (r *rewrite) swapBack(tmp string, ours os.FileInfo) error {
 // kept in backups first, so that a write into it through a descriptor
 // opened before the rename lands there; lines appended to it after the
 // check (by an opener the lease held back, once it is done) are carried
-// to the new file; any other write to it is reported. An edit by name in the instant
-// between the check and the rename is not seen.
+// to the new file; any other write to it is reported. An edit by name in
+// the instant between the check and the rename is not seen.
 func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string, leased bool) (bool, error) {
 	if r.keptFile == nil || !os.SameFile(r.keptFile, opened) {
 		if err := r.keepOpen(f, opened, cur); err != nil {

@@ -130,15 +130,16 @@ var ErrViewChanged = errors.New("the view changed while it was being written")
 // ErrViewChanged.
 const ViewRounds = 4
 
-// writeRound runs the write once under the lock: Sync, then the action
-// on a copy of input (an action fills in the doc it is given).
+// writeRound runs the write once under the lock: Sync, then the action,
+// on a copy of input when there is a view (an action fills in the doc it
+// is given, and a view can make the write run again).
 func writeRound(o WriteOptions, t target, input doc, spelledDelete bool) (Answer, error) {
 	if o.View != nil {
 		if err := o.View.Sync(); err != nil {
 			return nil, err
 		}
 	}
-	if input != nil {
+	if o.View != nil && input != nil {
 		data, err := input.bytes()
 		if err != nil {
 			return nil, err
