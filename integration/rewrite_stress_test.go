@@ -213,6 +213,16 @@ func TestRewriteStressLosesNothing(t *testing.T) {
 		}
 	}()
 	time.Sleep(time.Duration(seconds) * time.Second)
+	// On a busy machine a write can take seconds: go on until a few
+	// are in, within a bound.
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		mu.Lock()
+		n := len(written)
+		mu.Unlock()
+		if n >= 4 {
+			break
+		}
+	}
 	must(t, os.WriteFile(stop, nil, 0o644))
 	wg.Wait()
 	for i, ed := range editors {

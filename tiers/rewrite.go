@@ -45,14 +45,16 @@ var exchange = atomicfile.Exchange
 // for one to close it), and any open of it for writing or truncate from
 // then on breaks it, the opener waiting until it is dropped. Just before
 // the new file is swapped in, the file must still be the one read (else
-// an editor replaced it by a rename), hold what was read (read again
-// through the descriptor held since) and the lease be intact (else an
-// editor opened it to write in place); else the round starts over. The
-// swap is renameat2(RENAME_EXCHANGE): what path named at that instant is
-// not gone but named by the temp file, and is checked the same way; a
-// failed check swaps the files back and starts over. The new file is thus
-// visible before its check only for the microseconds between the swap
-// and the check.
+// an editor replaced it by a rename) and hold what was read, perhaps with
+// lines appended (read again through the descriptor held since); else
+// the round starts over. The swap is renameat2(RENAME_EXCHANGE): what
+// path named at that instant is not gone but named by the temp file, and
+// is checked (see settle): the file read, unchanged, the lease intact;
+// else the openers the lease held back write, lines appended to the old
+// file are carried to the new one, and any other change is swapped back
+// and the round starts over. The new file is visible before a failed
+// check only between the swap and the check, microseconds unless an
+// opener held back by the lease is waited for.
 //
 // Without a lease (another filesystem, another owner, a writer that keeps
 // the file open) the old file is kept under memory/.state/backups/
@@ -97,61 +99,121 @@ func (r *rewrite) round() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	leased := holdLease(f, leaseWait)
-	if leased {
-		// Dropped once the round is over, swapped back if need be:
-		// an opener waiting on it then writes into the file at path.
-		defer dropLease(f)
-	}
-	cur, err := io.ReadAll(f)
-	if err != nil {
+	o := &oldFile{f: f, info: opened, leased: holdLease(f, leaseWait)}
+	// Dropped once the round is over, swapped back if need be: an
+	// opener waiting on it then writes into the file at path.
+	defer o.drop()
+	if o.cur, err = io.ReadAll(f); err != nil {
 		return false, err
 	}
-	if !bytes.HasPrefix(cur, r.src) {
+	if !bytes.HasPrefix(o.cur, r.src) {
 		return false, ErrChangedSinceRead
 	}
 	if r.backup && r.kept == "" {
-		if err := r.keepOpen(f, opened, cur); errors.Is(err, errChangedUnder) {
+		if err := r.keepOpen(f, opened, o.cur); errors.Is(err, errChangedUnder) {
 			return false, nil
 		} else if err != nil {
 			return false, err
 		}
 	}
-	tmp, err := atomicfile.Stage(r.path, append(append([]byte(nil), r.next...), cur[len(r.src):]...), 0o644)
-	if err != nil {
+	n := &newFile{data: append(append([]byte(nil), r.next...), o.cur[len(r.src):]...)}
+	if n.name, err = atomicfile.Stage(r.path, n.data, 0o644); err != nil {
 		return false, err
 	}
-	ours, err := os.Lstat(tmp)
-	if err != nil {
-		os.Remove(tmp)
+	if n.info, err = os.Lstat(n.name); err != nil {
+		os.Remove(n.name)
 		return false, err
 	}
 	crashpoint.Pause("rewrite-before-swap")
-	if named, err := os.Lstat(r.path); err != nil || !os.SameFile(named, opened) || !unchanged(f, cur, leased) {
-		os.Remove(tmp)
+	// Lines appended since the read do not stop the swap: they are
+	// carried over after it (see settle).
+	if named, err := os.Lstat(r.path); err != nil || !os.SameFile(named, opened) || !o.grownOnly() {
+		os.Remove(n.name)
 		return false, nil
 	}
-	switch err := exchange(tmp, r.path); {
+	crashpoint.At("atomicfile-before-rename")
+	switch err := exchange(n.name, r.path); {
 	case errors.Is(err, atomicfile.ErrNoExchange):
-		return r.replace(f, opened, cur, tmp, leased)
+		return r.replace(o, n.name)
 	case err != nil:
-		os.Remove(tmp)
+		os.Remove(n.name)
 		return false, err
 	}
 	crashpoint.Pause("rewrite-after-swap")
-	// tmp names what path named at the swap: the file read, unless an
-	// editor replaced it since the check.
-	if displaced, err := os.Lstat(tmp); err != nil || !os.SameFile(displaced, opened) || !unchanged(f, cur, leased) {
-		return false, r.swapBack(tmp, ours)
+	// n.name names what path named at the swap: the file read, unless
+	// an editor replaced it since the check.
+	if displaced, err := os.Lstat(n.name); err != nil || !os.SameFile(displaced, opened) {
+		return false, r.swapBack(n)
 	}
+	return r.settle(o, n)
+}
+
+// oldFile is the file a round read, open as f, read as cur.
+type oldFile struct {
+	f      *os.File
+	info   os.FileInfo
+	cur    []byte
+	leased bool // f holds a read lease (see holdLease)
+}
+
+// grownOnly reports whether the old file still holds cur, perhaps with
+// lines appended.
+func (o *oldFile) grownOnly() bool {
+	again, err := readFromStart(o.f)
+	return err == nil && bytes.HasPrefix(again, o.cur)
+}
+
+// unchanged reports whether the old file still holds cur and, when
+// leased, no one has opened it for writing since the lease was taken.
+func (o *oldFile) unchanged() bool {
+	again, err := readFromStart(o.f)
+	return err == nil && bytes.Equal(again, o.cur) && (!o.leased || leaseIntact(o.f))
+}
+
+func (o *oldFile) drop() {
+	if o.leased {
+		dropLease(o.f)
+		o.leased = false
+	}
+}
+
+// newFile is a round's new file: name, once swapped, names the old one.
+type newFile struct {
+	name string
+	info os.FileInfo
+	data []byte
+}
+
+// settle finishes a swap that displaced the file read. Unchanged, and
+// no one waiting to write it: the old file goes. Else the openers the
+// lease held back are let go and waited for (leaseWait), and the old
+// file read once more: lines appended to it are carried to the end of
+// the file at path; any other change is swapped back and the round
+// starts over.
+func (r *rewrite) settle(o *oldFile, n *newFile) (bool, error) {
+	if !o.unchanged() {
+		o.drop()
+		o.leased = holdLease(o.f, leaseWait)
+		late, err := readFromStart(o.f)
+		if err != nil || !bytes.HasPrefix(late, o.cur) {
+			return false, r.swapBack(n)
+		}
+		if len(late) > len(o.cur) {
+			if err := atomicfile.Append(r.path, late[len(o.cur):]); err != nil {
+				kerr := r.keepName(n.name)
+				return true, fmt.Errorf("keep lines appended during the rewrite: %w (they are in %s, %v)", err, r.l.rel(r.kept), kerr)
+			}
+		}
+	}
+	var err error
 	switch {
-	case leased || r.keptFile != nil && os.SameFile(r.keptFile, opened):
+	case o.leased || r.keptFile != nil && os.SameFile(r.keptFile, o.info):
 		// No writer has the old file open, and none can open it
 		// for writing before the lease is dropped without the check
 		// above seeing it; or it is in backups already.
-		err = os.Remove(tmp)
+		err = os.Remove(n.name)
 	default:
-		err = r.keepName(tmp)
+		err = r.keepName(n.name)
 	}
 	if err != nil {
 		return true, fmt.Errorf("rewrite %s: %w", r.l.rel(r.path), err)
@@ -159,46 +221,68 @@ func (r *rewrite) round() (bool, error) {
 	return true, atomicfile.SyncDir(filepath.Dir(r.path))
 }
 
-// unchanged reports whether f, read as cur, still holds cur and, when
-// leased, no one has opened it for writing since the lease was taken.
-func unchanged(f *os.File, cur []byte, leased bool) bool {
-	again, err := readFromStart(f)
-	return err == nil && bytes.Equal(again, cur) && (!leased || leaseIntact(f))
-}
-
 // swapBack undoes a swap whose check failed: path names again what it
-// named at the swap, and the new file is removed. Should path have been
-// replaced meanwhile (what comes back is not the new file), that file is
-// kept in backups and the error says where: two versions cannot both
-// stay at path.
-func (r *rewrite) swapBack(tmp string, ours os.FileInfo) error {
-	if err := exchange(tmp, r.path); err != nil {
+// named at the swap, and the new file is removed, the lines appended to
+// it since the swap carried to the file at path. Should the new file
+// have been changed otherwise, or replaced, what came back is kept in
+// backups and the error says where: two versions cannot both stay at
+// path.
+func (r *rewrite) swapBack(n *newFile) error {
+	if err := exchange(n.name, r.path); err != nil {
 		// path still names the new file: keep the displaced one.
-		if kerr := r.keepName(tmp); kerr != nil {
-			return fmt.Errorf("rewrite %s: changed during the rewrite and could not be put back (%v); its changed version is at %s", r.l.rel(r.path), err, tmp)
+		if kerr := r.keepName(n.name); kerr != nil {
+			return fmt.Errorf("rewrite %s: changed during the rewrite and could not be put back (%v); its changed version is at %s", r.l.rel(r.path), err, n.name)
 		}
 		return fmt.Errorf("rewrite %s: changed during the rewrite and could not be put back (%v); its changed version is kept in %s", r.l.rel(r.path), err, r.l.rel(r.kept))
 	}
-	if back, err := os.Lstat(tmp); err == nil && os.SameFile(back, ours) {
-		os.Remove(tmp)
-		return atomicfile.SyncDir(filepath.Dir(r.path))
+	if carried, err := r.carryAppended(n); err != nil || !carried {
+		if kerr := r.keepName(n.name); kerr != nil {
+			return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is at %s", r.l.rel(r.path), n.name)
+		}
+		return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
 	}
-	if err := r.keepName(tmp); err != nil {
-		return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is at %s", r.l.rel(r.path), tmp)
+	os.Remove(n.name)
+	return atomicfile.SyncDir(filepath.Dir(r.path))
+}
+
+// carryAppended appends to path what was appended to the new file, back
+// under n.name after a swap back, while it was at path; false when it is
+// not the new file any more or was changed otherwise.
+func (r *rewrite) carryAppended(n *newFile) (bool, error) {
+	f, err := regfile.Open(n.name)
+	if err != nil {
+		return false, err
 	}
-	return fmt.Errorf("rewrite %s: changed twice during the rewrite; one version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !os.SameFile(info, n.info) {
+		return false, err
+	}
+	if !holdLease(f, leaseWait) {
+		return false, nil
+	}
+	defer dropLease(f)
+	now, err := io.ReadAll(f)
+	if err != nil || !bytes.HasPrefix(now, n.data) {
+		return false, err
+	}
+	if len(now) > len(n.data) {
+		if err := atomicfile.Append(r.path, now[len(n.data):]); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // replace puts tmp in place by a plain rename, where the filesystem
 // cannot exchange; round checked the file just before. The old file is
 // kept in backups first, so that a write into it through a descriptor
 // opened before the rename lands there; lines appended to it after the
-// check (by an opener the lease held back, once it is done) are carried
+// read (by an opener the lease held back, once it is done) are carried
 // to the new file; any other write to it is reported. An edit by name in
 // the instant between the check and the rename is not seen.
-func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string, leased bool) (bool, error) {
-	if r.keptFile == nil || !os.SameFile(r.keptFile, opened) {
-		if err := r.keepOpen(f, opened, cur); err != nil {
+func (r *rewrite) replace(o *oldFile, tmp string) (bool, error) {
+	if r.keptFile == nil || !os.SameFile(r.keptFile, o.info) {
+		if err := r.keepOpen(o.f, o.info, o.cur); err != nil {
 			os.Remove(tmp)
 			if errors.Is(err, errChangedUnder) {
 				return false, nil
@@ -213,21 +297,20 @@ func (r *rewrite) replace(f *os.File, opened os.FileInfo, cur []byte, tmp string
 	if err := atomicfile.SyncDir(filepath.Dir(r.path)); err != nil {
 		return true, err
 	}
-	if leased && !leaseIntact(f) {
-		// An opener waits to write into the old file: let it, and
-		// read what it wrote once it is done.
-		dropLease(f)
-		holdLease(f, leaseWait)
+	if !o.unchanged() {
+		// Let an opener waiting on the lease write, and wait for it.
+		o.drop()
+		o.leased = holdLease(o.f, leaseWait)
 	}
-	late, err := readFromStart(f)
+	late, err := readFromStart(o.f)
 	switch {
 	case err != nil:
 		return true, err
-	case bytes.HasPrefix(late, cur) && len(late) > len(cur):
-		if err := atomicfile.Append(r.path, late[len(cur):]); err != nil {
+	case bytes.HasPrefix(late, o.cur) && len(late) > len(o.cur):
+		if err := atomicfile.Append(r.path, late[len(o.cur):]); err != nil {
 			return true, fmt.Errorf("keep lines appended during the rewrite: %w (they are in %s)", err, r.l.rel(r.kept))
 		}
-	case !bytes.Equal(late, cur):
+	case !bytes.Equal(late, o.cur):
 		return true, fmt.Errorf("rewrite %s: written to in place during the rewrite; that version is kept in %s", r.l.rel(r.path), r.l.rel(r.kept))
 	}
 	return true, nil
