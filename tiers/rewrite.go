@@ -354,6 +354,32 @@ func (r *rewrite) keepName(name string) error {
 	return os.Remove(name)
 }
 
+// readSteady reads path as regfile.ReadFileLimit does, under a read
+// lease where one can be had: a file being written in place (truncated,
+// then written, as Node's writeFileSync does) is read once its writer
+// closed it, and a read an in-place writer's open cut into is done again
+// (up to rewriteRounds times), so that a reader never takes a torn file
+// for one whose entries were removed. A file replaced by a rename reads
+// whole either way.
+func readSteady(path string, limit int64) ([]byte, error) {
+	for round := 1; ; round++ {
+		f, err := regfile.Open(path)
+		if err != nil {
+			return regfile.ReadFileLimit(path, limit)
+		}
+		leased := holdLease(f, leaseWait)
+		data, err := regfile.ReadFileLimit(path, limit)
+		steady := !leased || leaseIntact(f)
+		if leased {
+			dropLease(f)
+		}
+		f.Close()
+		if steady || err != nil || round == rewriteRounds {
+			return data, err
+		}
+	}
+}
+
 func readFromStart(f *os.File) ([]byte, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
