@@ -25,7 +25,7 @@ func (e *UnparsedError) Error() string { return e.Path + ": " + e.Reason }
 // ReadTierFile reads a tier file for parsing, refusing one it should not
 // parse (too large, or not a regular file) without reading it.
 func ReadTierFile(path string) ([]byte, error) {
-	data, err := regfile.ReadFileLimit(path, MaxEntryFileSize)
+	data, err := readSteady(path, MaxEntryFileSize)
 	var tooLarge *regfile.TooLargeError
 	switch {
 	case errors.Is(err, regfile.ErrNotRegular):

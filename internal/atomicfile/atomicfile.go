@@ -18,6 +18,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"golang.org/x/sys/unix"
 )
 
 // tempInfix joins a target's name and the random part of its temp file:
@@ -39,20 +40,44 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 
 // Write atomically replaces path with what fill writes. If fill fails, the
 // target is left untouched and the temp file removed.
-func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error) {
+func Write(path string, perm os.FileMode, fill func(io.Writer) error) error {
+	tmp, err := stage(path, perm, fill)
+	if err != nil {
+		return err
+	}
+	crashpoint.At("atomicfile-before-rename")
+	if err = os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// Stage writes data to a new temp file beside path (with path's mode when
+// it exists), synced and closed, and answers its name: the first half of
+// WriteFile, for a caller that puts it in place itself (see Exchange).
+// The caller removes the temp file if it does not use it.
+func Stage(path string, data []byte, perm os.FileMode) (string, error) {
+	return stage(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+func stage(path string, perm os.FileMode, fill func(io.Writer) error) (name string, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	if info, statErr := os.Stat(path); statErr == nil {
 		if !info.Mode().IsRegular() {
-			return fmt.Errorf("write %s: not a regular file", path)
+			return "", fmt.Errorf("write %s: not a regular file", path)
 		}
 		perm = info.Mode().Perm()
 	}
 	tmp, err := createTemp(dir, "."+base+tempInfix+"*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -61,22 +86,38 @@ func Write(path string, perm os.FileMode, fill func(io.Writer) error) (err error
 		}
 	}()
 	if err = fill(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
+		return "", fmt.Errorf("write %s: sync: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	crashpoint.At("atomicfile-before-rename")
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	return tmp.Name(), nil
+}
+
+// ErrNoExchange says the filesystem cannot swap two names atomically
+// (renameat2 RENAME_EXCHANGE): the caller falls back to a rename.
+var ErrNoExchange = errors.New("atomic exchange not supported")
+
+// Exchange swaps the files named a and b in one step: no one ever sees
+// either name missing, and whatever b named at that instant is then
+// named a, for the caller to check. Both must be in the same directory
+// (so on one filesystem). It fails with ErrNoExchange (wrapped) where the
+// kernel or the filesystem cannot do it. The directory is not synced.
+func Exchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
+		return fmt.Errorf("exchange %s: %w (%v)", b, ErrNoExchange, err)
 	}
-	return SyncDir(dir)
+	if err != nil {
+		return fmt.Errorf("exchange %s: %w", b, err)
+	}
+	return nil
 }
 
 // WriteFileUnsynced replaces path with data through a temp file and a

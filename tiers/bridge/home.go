@@ -246,7 +246,7 @@ func (s *spec) namesFile(r *records.Record, rel string) bool {
 // kept under memory/.state/backups/ whatever happened to it.
 func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
 	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
-	changed := fmt.Errorf("memory/%s changed while it was being updated; nothing written to it, run again", f.rel)
+	changed := &changedError{rel: f.rel}
 	if f.missing {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("write %s: %w", f.rel, err)
@@ -271,6 +271,21 @@ func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
 	f.src, f.entries, f.missing = data, nil, false
 	return nil
 }
+
+// changedError says a view file changed, other than by appending, while
+// the bridge was writing it: nothing was written to it.
+type changedError struct {
+	rel string
+	// redo says nothing else was written either, so the whole records
+	// write can be done again (see records.ErrViewChanged).
+	redo bool
+}
+
+func (e *changedError) Error() string {
+	return fmt.Sprintf("memory/%s changed while it was being updated; nothing written to it, run again", e.rel)
+}
+
+func (e *changedError) Is(target error) bool { return e.redo && target == records.ErrViewChanged }
 
 // splice starts a splice of f, reusing its parsed entries.
 func (f *viewFile) splice() *splice {

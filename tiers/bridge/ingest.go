@@ -65,7 +65,9 @@ func (c Change) String() string {
 // archives it. Records that never had an entry are rendered into their
 // file. An entry naming an id another entry holds is a new entry (see
 // claim). Malformed entries, and ids that would take a file past the
-// size it is read up to, are reported and left alone.
+// size it is read up to, are reported and left alone. A file edited (other
+// than by appending) while the ingest writes it is left as edited and the
+// ingest runs again, up to records.ViewRounds times in all.
 func Ingest(h Home, dryRun bool) (Report, error) {
 	release, err := h.lock(dryRun)
 	if err != nil {
@@ -77,7 +79,12 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 			return Report{}, err
 		}
 	}
-	return h.ingest(dryRun)
+	for round := 1; ; round++ {
+		rep, err := h.ingest(dryRun)
+		if !errors.Is(err, records.ErrViewChanged) || round == records.ViewRounds {
+			return rep, err
+		}
+	}
 }
 
 // lock takes the records root's lock for an ingest; a dry run of a home
@@ -645,6 +652,12 @@ func (in *ingester) writeFiles() error {
 			return err
 		}
 		if err := in.writeFile(f, data, false); err != nil {
+			// What this ingest wrote is read back by the next, which
+			// joins the records it created to their entries.
+			var changed *changedError
+			if errors.As(err, &changed) {
+				changed.redo = true
+			}
 			return err
 		}
 	}

@@ -100,7 +100,10 @@ func (e *entry) digest() string {
 }
 
 // fileKey is what changes when a file is written: its mode, size,
-// modification time and inode ("-" when it does not exist).
+// modification time, inode and change time ("-" when it does not exist).
+// The change time, which no one can set, tells an edit whose
+// modification time was put back (cp -p, rsync -t, touch -r) and whose
+// size did not change.
 func fileKey(path string) (string, error) {
 	var st syscall.Stat_t
 	err := syscall.Lstat(path, &st)
@@ -122,6 +125,10 @@ func fileKey(path string) (string, error) {
 	b = strconv.AppendInt(b, st.Mtim.Nsec, 10)
 	b = append(b, ' ')
 	b = strconv.AppendUint(b, st.Ino, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, st.Ctim.Sec, 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, st.Ctim.Nsec, 10)
 	return string(b), nil
 }
 

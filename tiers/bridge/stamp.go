@@ -33,8 +33,8 @@ type stamp struct {
 func (h Home) stampPath() string { return filepath.Join(h.Layout.StateDir(), StampFile) }
 
 // stateKeys names every view file and record folder with what changes
-// when it is written: size, modification time, inode (files), or the
-// folder's modification time (a record write renames into it).
+// when it is written (see fileKey): for a folder, its modification time
+// changes as a record write renames into it.
 func (h Home) stateKeys() ([]string, error) {
 	var keys []string
 	add := func(path string) error {

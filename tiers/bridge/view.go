@@ -31,6 +31,7 @@ type view struct {
 	wrote  map[string][]byte
 	stored map[string]bool
 	gone   map[string]bool
+	writes int // view files written
 }
 
 // Sync ingests hand edits. What it changes and the entries it leaves
@@ -64,6 +65,19 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 			v.gone[filepath.Join(folder, renamedFrom+".json")] = true
 		}
 	}
+	writes := v.writes
+	home, err := v.render(s, r, renamedFrom)
+	var changed *changedError
+	if errors.As(err, &changed) && v.writes == writes {
+		// Nothing of this record shown yet: the write can start over
+		// from Sync, which takes the change in.
+		changed.redo = true
+		v.step = nil
+	}
+	return home, err
+}
+
+func (v *view) render(s *spec, r *records.Record, renamedFrom string) (string, error) {
 	if home, ok, err := v.renderIndexed(s, r, renamedFrom); ok || err != nil {
 		return home, err
 	}
@@ -259,6 +273,7 @@ func (v *view) write(f *viewFile, plan func(*splice), backup bool) (*splice, err
 	if err := v.h.writeFile(f, data, backup); err != nil {
 		return nil, err
 	}
+	v.writes++
 	if v.wrote != nil {
 		v.wrote[f.rel] = data
 	}

@@ -107,20 +107,12 @@ func Write(o WriteOptions) (Answer, error) {
 	// Only the root, which holds few files: a record temp file a killed
 	// write left in its folder is removed by the repair of its mark.
 	atomicfile.Sweep(o.Root)
-	if o.View != nil {
-		if err := o.View.Sync(); err != nil {
-			return nil, err
-		}
-	}
-	w := &writer{WriteOptions: o, t: t, spelledDelete: spelledDelete}
 	var ans Answer
-	switch o.Action {
-	case "create":
-		ans, err = w.create(input)
-	case "update":
-		ans, err = w.update(input)
-	default:
-		ans, err = w.lifecycle()
+	for round := 1; ; round++ {
+		ans, err = writeRound(o, t, input, spelledDelete)
+		if !errors.Is(err, ErrViewChanged) || round == ViewRounds {
+			break
+		}
 	}
 	if err == nil {
 		removePending(o.Input)
@@ -129,6 +121,44 @@ func Write(o WriteOptions) (Answer, error) {
 		}
 	}
 	return ans, err
+}
+
+// ErrViewChanged is what a View's error matches when the view was
+// changed by someone else while it was being written, before the View
+// wrote anything: the write is then done again from Sync, which takes
+// the change in, up to ViewRounds times in all.
+var ErrViewChanged = errors.New("the view changed while it was being written")
+
+// ViewRounds bounds the rounds of a write (or an ingest) that meets
+// ErrViewChanged.
+const ViewRounds = 4
+
+// writeRound runs the write once under the lock: Sync, then the action,
+// on a copy of input when there is a view (an action fills in the doc it
+// is given, and a view can make the write run again).
+func writeRound(o WriteOptions, t target, input doc, spelledDelete bool) (Answer, error) {
+	if o.View != nil {
+		if err := o.View.Sync(); err != nil {
+			return nil, err
+		}
+	}
+	if o.View != nil && input != nil {
+		data, err := input.bytes()
+		if err != nil {
+			return nil, err
+		}
+		if input, err = decodeDoc(data); err != nil {
+			return nil, err
+		}
+	}
+	w := &writer{WriteOptions: o, t: t, spelledDelete: spelledDelete}
+	switch o.Action {
+	case "create":
+		return w.create(input)
+	case "update":
+		return w.update(input)
+	}
+	return w.lifecycle()
 }
 
 func resolveTarget(o WriteOptions) (target, error) {
