@@ -39,7 +39,7 @@ func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 // interrupted before (a crash): a C4 message the slot already queued is
 // then found by its slot key instead of being queued again.
 func (r *Runner) perform(t *Task, slot, now time.Time, retry bool) outcome {
-	res := r.act(t, slotKey(t.Name, slot), now, retry)
+	res := r.journaled(t.Name, func() outcome { return r.act(t, slotKey(t.Name, slot), now, retry) })
 	if res.status == StatusError {
 		r.Close()
 	}

@@ -17,6 +17,7 @@ func init() {
 				return err
 			}
 			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout))
+			checks = append(checks, journalChecks(c, e)...)
 			if hooks.WriteReport(e.stdout, checks) {
 				return cli.Exit("", 1)
 			}

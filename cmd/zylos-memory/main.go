@@ -44,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = 70
 		}
 	}()
-	err := newApp(stdin, stdout, stderr).Run(args)
+	err := newApp(stdin, stdout, stderr).Run(journalArgs(args))
 	if err == nil {
 		return 0
 	}
@@ -70,6 +70,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		}
 		setUsageErrors(c)
 	}
+	journalCommands(cmds, "")
 	return &cli.App{
 		Name:  "zylos-memory",
 		Usage: "persistent tiered memory for an autonomous Claude Code agent",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/scheduler"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 func init() {
@@ -61,6 +62,9 @@ func runScheduler(c *cli.Context) error {
 	}
 	ctx, wake := handleSignals(log)
 	d.Wake = wake
+	// External edits reach the journal within seconds, and the journal
+	// its remote within a minute.
+	go journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
 	return d.Run(ctx)
 }
 

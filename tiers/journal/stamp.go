@@ -1,0 +1,149 @@
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
+)
+
+// stamp is the memory tree as seen by stat: path (relative to memory/,
+// slash-separated) to size and modification time. It is what lets a hook
+// that changed nothing skip git.
+type stamp map[string]fileStamp
+
+type fileStamp struct {
+	size  int64
+	mtime int64 // Unix nanoseconds; racy for a file that may change again unseen
+}
+
+// racy marks a modification time too recent to trust: a second write in
+// the same clock tick, of the same size, would leave the stamp as it was.
+// Such a file counts as changed until it has aged.
+const racy = -1
+
+// racyWindow is how recent a modification time must be to be racy.
+const racyWindow = 2 * time.Second
+
+// skipName reports whether a file or directory under memory/ is outside
+// the journal: git's own, the service's state and the excluded files.
+func skipName(rel, name string, dir bool) bool {
+	switch {
+	case rel == ".git", rel == ".state":
+		return true
+	case dir:
+		return name == ".staging"
+	case name == ".index-pending", strings.HasSuffix(name, ".lock"):
+		return true
+	}
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// walk stamps the memory tree.
+func walk(dir string) (stamp, error) {
+	st := stamp{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walking: the next stamp sees it
+			}
+			return err
+		}
+		if path == dir {
+			return nil
+		}
+		rel := filepath.ToSlash(path[len(dir)+1:])
+		if skipName(rel, d.Name(), d.IsDir()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		st[rel] = fileStamp{size: info.Size(), mtime: info.ModTime().UnixNano()}
+		return nil
+	})
+	return st, err
+}
+
+// changed lists the paths whose stamp differs between old and cur.
+func changed(old, cur stamp) []string {
+	var out []string
+	for p, c := range cur {
+		if o, ok := old[p]; !ok || o != c || c.mtime == racy {
+			out = append(out, p)
+		}
+	}
+	for p := range old {
+		if _, ok := cur[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (j *Journal) stampPath() string { return filepath.Join(j.state, stampFile) }
+
+// loadStamp reads the stamp saved after the last commit; ok is false when
+// there is none (the first commit, or a stamp a failure dropped).
+func (j *Journal) loadStamp() (st stamp, ok bool) {
+	data, err := regfile.ReadFile(j.stampPath())
+	if err != nil {
+		return nil, false
+	}
+	st = stamp{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), " ", 3)
+		if len(f) != 3 {
+			return nil, false
+		}
+		mtime, err1 := strconv.ParseInt(f[0], 10, 64)
+		size, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		st[f[2]] = fileStamp{size: size, mtime: mtime}
+	}
+	return st, sc.Err() == nil
+}
+
+// saveStamp keeps st, taken at now, as the tree last committed.
+func (j *Journal) saveStamp(st stamp, now time.Time) error {
+	paths := make([]string, 0, len(st))
+	for p := range st {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b bytes.Buffer
+	limit := now.Add(-racyWindow).UnixNano()
+	for _, p := range paths {
+		s := st[p]
+		if s.mtime > limit {
+			s.mtime = racy
+		}
+		fmt.Fprintf(&b, "%d %d %s\n", s.mtime, s.size, p)
+	}
+	return atomicfile.WriteFileUnsynced(j.stampPath(), b.Bytes(), 0o644)
+}
+
+// dropStamp makes the next commit ask git what changed.
+func (j *Journal) dropStamp() { os.Remove(j.stampPath()) }

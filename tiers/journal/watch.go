@@ -1,0 +1,64 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// WatchOptions tune the service's watch of a journal.
+type WatchOptions struct {
+	Poll       time.Duration // how often the tree is stamped; default 2s
+	PushBatch  time.Duration // least time between pushes; default 30s
+	MaxBackoff time.Duration // longest wait after failed pushes; default 10m
+	Log        *slog.Logger
+}
+
+// Watch commits, until ctx ends, the changes made to the memory outside
+// the journal's committers (an editor, zylos's scripts) within a poll of
+// their making, as external edits, and pushes the journal to its remote
+// when one is set. A stamp of the tree decides whether git runs at all.
+func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	if o.PushBatch <= 0 {
+		o.PushBatch = 30 * time.Second
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 10 * time.Minute
+	}
+	p := &Pusher{J: j, Batch: o.PushBatch, MaxBackoff: o.MaxBackoff}
+	t := time.NewTicker(o.Poll)
+	defer t.Stop()
+	var lastErr string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if j.Off() {
+				continue
+			}
+			res, err := j.Commit(ctx, Change{Source: FromExternal})
+			switch {
+			case err != nil && !errors.Is(err, ErrBusy) && err.Error() != lastErr && o.Log != nil:
+				o.Log.Warn("journal: external edits not committed", "err", err)
+			case res != nil && o.Log != nil:
+				o.Log.Info("journal: external edit", "rev", short(res.Rev), "summary", Describe(res.Files))
+			}
+			if err != nil {
+				lastErr = err.Error()
+			} else {
+				lastErr = ""
+			}
+			prev := p.LastErr
+			if p.Tick(ctx, now) && o.Log != nil {
+				o.Log.Info("journal: pushed", "remote", j.Remote(ctx))
+			} else if p.LastErr != nil && prev == nil && o.Log != nil {
+				o.Log.Warn("journal: push failed; retrying with backoff", "err", p.LastErr)
+			}
+		}
+	}
+}
