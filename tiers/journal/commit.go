@@ -106,6 +106,9 @@ func (j *Journal) commit(ctx context.Context, c Change, keep []string) (res *Com
 	if j.Off() {
 		return nil, nil
 	}
+	if _, err := os.Stat(j.dir); errors.Is(err, os.ErrNotExist) {
+		return nil, nil // no memory yet, nothing to keep (init --from clones into it)
+	}
 	if len(keep) > 0 || !j.unchanged() {
 		res, err = j.commitLocked(ctx, c, keep)
 	}
