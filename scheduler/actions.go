@@ -15,6 +15,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 // Runner executes tasks' actions, one at a time (it is not safe for
@@ -178,9 +179,9 @@ func (r *Runner) rotate(now time.Time) outcome {
 // snapshot commits memory/ to git; no git, no change or a busy repository
 // is a skipped run, never a failure of the daemon.
 func (r *Runner) snapshot(now time.Time) outcome {
-	msg, err := tiers.Snapshot(r.Layout, now.In(r.Home))
-	if errors.Is(err, tiers.ErrSnapshotSkipped) {
-		return skipped("%s", strings.TrimPrefix(err.Error(), tiers.ErrSnapshotSkipped.Error()+": "))
+	msg, err := journal.Open(r.Layout).Snapshot(now.In(r.Home))
+	if errors.Is(err, journal.ErrSnapshotSkipped) {
+		return skipped("%s", strings.TrimPrefix(err.Error(), journal.ErrSnapshotSkipped.Error()+": "))
 	}
 	if err != nil {
 		return failed(err)

@@ -40,12 +40,17 @@ type Change struct {
 	// Summary says what the change did; empty derives it from the files
 	// (`update decision use-postgres`).
 	Summary string
+	// Label, when set, starts the message instead of the command or tool
+	// (the daily snapshot's "memory", as zylos writes it).
+	Label string
 }
 
 // label is what a commit message starts with: the command, the tool, or
 // "external edit".
 func (c Change) label() string {
 	switch {
+	case c.Label != "":
+		return c.Label
 	case c.Command != "":
 		return c.Command
 	case c.Tool != "":

@@ -33,6 +33,7 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 	t := time.NewTicker(o.Poll)
 	defer t.Stop()
 	var lastErr string
+	graphed, graphAt := "", time.Time{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -53,6 +54,10 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 			} else {
 				lastErr = ""
 			}
+			if head := j.head(); head != graphed && now.Sub(graphAt) >= graphEvery {
+				graphed, graphAt = head, now
+				go j.writeGraph(ctx, o.Log)
+			}
 			prev := p.LastErr
 			if p.Tick(ctx, now) && o.Log != nil {
 				o.Log.Info("journal: pushed", "remote", j.Remote(ctx))
@@ -60,5 +65,21 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 				o.Log.Warn("journal: push failed; retrying with backoff", "err", p.LastErr)
 			}
 		}
+	}
+}
+
+// graphEvery is how often the service refreshes the commit-graph.
+const graphEvery = time.Hour
+
+// writeGraph writes the commit-graph with changed-path filters, which
+// `git log -- PATH` (history of one file) reads instead of walking every
+// commit's tree; git gc --auto, which commits run, keeps it too but
+// without the filters.
+func (j *Journal) writeGraph(ctx context.Context, log *slog.Logger) {
+	if exists, err := j.checkRepo(); err != nil || !exists || j.head() == "" {
+		return
+	}
+	if _, err := j.git(ctx, nil, "commit-graph", "write", "--reachable", "--changed-paths"); err != nil && log != nil {
+		log.Warn("journal: commit-graph not written", "err", err)
 	}
 }
