@@ -205,3 +205,88 @@ func TestJournalBadInput(t *testing.T) {
 		t.Error("bad input changed the journal or the memory")
 	}
 }
+
+// A reference file is restored through the bridge: its records follow,
+// their change log saying where from; a record is restored through a
+// records write, with the same change-log entry.
+func TestJournalRestoreReferenceAndRecord(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	decisions := filepath.Join(mem, "reference", "decisions.md")
+	entry := "# Decisions Log\n\n### [2026-03-01] Use SQLite for the log\n- **Decision:** %s\n- **Context:** embedded\n- **Status:** active\n"
+	hook := func(content string) {
+		data, _ := os.ReadFile(decisions)
+		// Keep the id line the ingest added.
+		id := regexp.MustCompile(`<!-- id: [^>]* -->\n`).FindString(string(data))
+		text := strings.Replace(content, "- **Decision:**", id+"- **Decision:**", 1)
+		os.WriteFile(decisions, []byte(text), 0o644)
+		r.Stdin = writePayload("sess-ref", decisions)
+		if res := r.Exec(t, "hook", "post-tool-use"); res.Code != 0 {
+			t.Fatalf("hook: %+v", res)
+		}
+		r.Stdin = ""
+	}
+	hook(fmt.Sprintf(entry, "SQLite with WAL"))
+	first := strings.TrimSpace(gitIn(t, mem, "rev-parse", "--short=10", "HEAD"))
+	hook(fmt.Sprintf(entry, "Postgres after all"))
+	recs, _ := filepath.Glob(filepath.Join(mem, "records", "decisions", "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("records: %v", recs)
+	}
+	readRecord := func() map[string]any {
+		var rec map[string]any
+		data, _ := os.ReadFile(recs[0])
+		json.Unmarshal(data, &rec)
+		return rec
+	}
+	if !strings.Contains(fmt.Sprint(readRecord()["content"]), "Postgres after all") {
+		t.Fatalf("the edit did not reach the record: %v", readRecord())
+	}
+	res := r.Exec(t, "restore", "memory/reference/decisions.md", "--at", first)
+	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "restored memory/reference/decisions.md as at "+first+" (") {
+		t.Fatalf("restore: %+v", res)
+	}
+	rec := readRecord()
+	if changes := fmt.Sprint(rec["changes"]); !strings.Contains(fmt.Sprint(rec["content"]), "SQLite with WAL") || !strings.Contains(changes, "summary:restored from "+first+"]") {
+		t.Errorf("the record did not follow: content %v, changes %v", rec["content"], changes)
+	}
+	if got := gitIn(t, mem, "show", "--stat", "--format=%s", "HEAD"); !strings.HasPrefix(got, "restore: memory/reference/decisions.md as at "+first+"\n") ||
+		!strings.Contains(got, "records/decisions/") {
+		t.Errorf("the restore commit does not carry the record:\n%s", got)
+	}
+	// The record itself, by its id.
+	id := strings.TrimSuffix(filepath.Base(recs[0]), ".json")
+	res = r.Exec(t, "restore", id, "--at", "HEAD~1")
+	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "restored memory/records/decisions/"+id+".json as at ") {
+		t.Fatalf("restore of a record: %+v", res)
+	}
+	rec = readRecord()
+	if changes := fmt.Sprint(rec["changes"]); !strings.Contains(fmt.Sprint(rec["content"]), "Postgres after all") || strings.Count(changes, "summary:restored from ") != 2 {
+		t.Errorf("the record was not restored through records write: content %v, changes %v", rec["content"], changes)
+	}
+	if data, _ := os.ReadFile(decisions); !strings.Contains(string(data), "- **Decision:** Postgres after all") {
+		t.Errorf("the restored record's entry did not follow:\n%s", data)
+	}
+}
+
+// A home inside another git work tree keeps its own journal; the outer
+// repository gets no commit, and doctor says how the two relate.
+func TestJournalHomeInsideAnotherRepository(t *testing.T) {
+	outer := t.TempDir()
+	gitIn(t, outer, "init", "-q")
+	zylos := filepath.Join(outer, "zylos")
+	r := testutil.Run{ZylosDir: zylos}
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %+v", res)
+	}
+	if out, err := exec.Command("git", "-C", outer, "rev-parse", "-q", "--verify", "HEAD").Output(); err == nil {
+		t.Errorf("the outer repository got a commit: %s", out)
+	}
+	if n := strings.Count(gitIn(t, filepath.Join(zylos, "memory"), "log", "--oneline"), "\n"); n != 1 {
+		t.Errorf("%d journal commits, want 1", n)
+	}
+	res := r.Exec(t, "doctor")
+	if !strings.Contains(res.Stdout, "ok    journal nesting: the home is inside the git work tree "+outer+"; memory/ has a repository of its own") {
+		t.Errorf("doctor:\n%s", res.Stdout)
+	}
+}

@@ -3,6 +3,7 @@ package journal
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,9 +35,23 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 			if err := json.Unmarshal(data, &doc); err != nil {
 				return fmt.Errorf("memory/%s at %s is not a record: %w", rel, from, err)
 			}
-			changes, _ := doc["changes"].([]any)
+			// The change log is append-only: the record's own, and the restore.
+			cur, err := os.ReadFile(abs)
+			if err != nil {
+				return fmt.Errorf("memory/%s: %w (restore a deleted record with records write --action create)", rel, err)
+			}
+			var current map[string]any
+			if err := json.Unmarshal(cur, &current); err != nil {
+				return fmt.Errorf("memory/%s is not a record now: %w", rel, err)
+			}
+			changes, _ := current["changes"].([]any)
 			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": "restored from " + from})
-			_, err := records.Write(records.WriteOptions{Action: "update", Root: j.layout.RecordsDir(), Target: abs, Doc: doc, KeepID: true, Now: now, Warn: warn})
+			var view records.View
+			if h.HasView() {
+				view = h.View() // the record's entry follows it, as with records write
+			}
+			_, err = records.Write(records.WriteOptions{Action: "update", Root: j.layout.RecordsDir(), Target: abs, Doc: doc,
+				Hash: records.Hash(cur), KeepID: true, Now: now, Warn: warn, View: view})
 			return err
 		}
 	}
