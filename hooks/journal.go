@@ -31,16 +31,23 @@ func journaled(h Handler) Handler {
 				notes = append(notes, fmt.Sprintf("zylos-memory hook %s: journal: %v (memory is written; the journal catches up later)", PostToolUse.Command, err))
 			}
 		}
+		own := journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName}
 		if in.ToolName != "Bash" {
-			note(commitBefore(ctx, j, in))
+			if _, err := j.Rel(guard.FilePath(in.ToolInput), in.Cwd); err != nil {
+				// The tool wrote outside memory: what changed in it is
+				// someone else's.
+				own = journal.Change{Source: journal.FromExternal}
+			} else {
+				note(commitBefore(ctx, j, in))
+			}
 		}
 		ans, err := h(ctx, env, in)
 		if err != nil {
 			return ans, err
 		}
-		res, jerr := j.Commit(ctx, journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName})
+		res, jerr := j.Commit(ctx, own)
 		note(jerr)
-		if res != nil && len(res.Losses) > 0 {
+		if res != nil && len(res.Losses) > 0 && own.Source == journal.FromHook {
 			tellLoss(&ans, journal.Advice(res.Losses, res.Parent, env.invocation()))
 		}
 		if len(notes) > 0 {
@@ -53,15 +60,12 @@ func journaled(h Handler) Handler {
 // commitBefore commits, as an external edit, what changed besides the
 // file the tool wrote.
 func commitBefore(ctx context.Context, j *journal.Journal, in Input) error {
-	rel, err := j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
-	if err != nil {
-		return nil // not a memory file: all that changed is someone else's
-	}
+	rel, _ := j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
 	paths, all := j.ChangedPaths()
 	if all || len(paths) == 0 || (len(paths) == 1 && paths[0] == rel) {
 		return nil
 	}
-	_, err = j.CommitExcept(ctx, journal.Change{Source: journal.FromExternal}, []string{rel})
+	_, err := j.CommitExcept(ctx, journal.Change{Source: journal.FromExternal}, []string{rel})
 	return err
 }
 

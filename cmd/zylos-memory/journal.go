@@ -13,12 +13,13 @@ import (
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journaledCommands are the commands that write memory: each is one
+// journaledCommands are the commands that write memory, with the flag
+// that makes them write when they only report without it: each is one
 // journal commit of what it changed, after one of the external edits it
 // found (see journaled).
-var journaledCommands = map[string]bool{
-	"init": true, "rotate": true, "consolidate": true, "sync run": true,
-	"records write": true, "records ingest": true, "records enforce": true, "records index": true, "records validate": true,
+var journaledCommands = map[string]string{
+	"init": "", "rotate": "", "consolidate": "apply", "sync run": "",
+	"records write": "", "records ingest": "", "records enforce": "", "records index": "", "records validate": "",
 }
 
 // sessionVar is the variable Claude Code sets for the commands its Bash
@@ -33,8 +34,8 @@ var wrapped = map[*cli.Command]bool{}
 func journalCommands(cmds []*cli.Command, parent string) {
 	for _, c := range cmds {
 		name := strings.TrimSpace(parent + " " + c.Name)
-		if journaledCommands[name] && c.Action != nil && !wrapped[c] {
-			c.Action = journaled(name, c.Action)
+		if writes, ok := journaledCommands[name]; ok && c.Action != nil && !wrapped[c] {
+			c.Action = journaled(name, writes, c.Action)
 			wrapped[c] = true
 		}
 		journalCommands(c.Subcommands, name)
@@ -44,11 +45,11 @@ func journalCommands(cmds []*cli.Command, parent string) {
 // journaled commits the external edits found before the command and then
 // what the command changed. A journal failure is one line on stderr, once,
 // and never the command's failure.
-func journaled(name string, action cli.ActionFunc) cli.ActionFunc {
+func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		e, err := envFrom(c)
-		if err != nil {
-			return action(c)
+		if err != nil || c.Bool("dry-run") || (writes != "" && !c.Bool(writes)) {
+			return action(c) // a report or a dry run changes nothing, the journal included
 		}
 		j := journal.Open(e.layout)
 		j.Now = e.now

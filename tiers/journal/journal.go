@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
@@ -26,13 +25,19 @@ const (
 	authorEmail = "zylos@local"
 )
 
-// Files under memory/.state/ that belong to the journal.
+// Files under memory/.state/ that belong to the journal: they exist
+// only while the journal is off or failing, besides the lock.
 const (
 	offFile     = "journal-off"     // present: the journal is off for this home
 	lockFile    = "journal.lock"    // flock serialising this home's committers
-	ownerFile   = "journal-owner"   // pid of the committer running git now
-	stampFile   = "journal-stamp"   // the memory tree as last committed
 	problemFile = "journal-problem" // the last problem reported, said once
+)
+
+// Files the journal keeps inside memory/.git, beside git's own: its
+// bookkeeping lives and goes with the repository.
+const (
+	ownerFile = "zylos-journal-owner" // pid of the committer running git now
+	stampFile = "zylos-journal-stamp" // the memory tree as last committed
 )
 
 // excluded are the paths under memory/ the journal never keeps: the
@@ -87,7 +92,7 @@ func (j *Journal) SetOff(off bool) error {
 	if err := os.MkdirAll(j.state, 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, []byte("the memory journal is off; `zylos-memory init --journal=true` turns it on\n"), 0o644)
+	return writeState(path, []byte("the memory journal is off; `zylos-memory init --journal=true` turns it on\n"))
 }
 
 // gitPath is the git binary, looked up once per process.
@@ -206,9 +211,11 @@ func (j *Journal) ensure(ctx context.Context) error {
 		return err
 	}
 	if !exists {
-		if _, err := j.git(ctx, nil, "init", "-q"); err != nil {
+		// No template: no sample hooks, and the exclude list is ours.
+		if _, err := j.git(ctx, nil, "init", "-q", "--template="); err != nil {
 			return err
 		}
+		j.markOwner()
 	}
 	return j.exclude()
 }
@@ -240,7 +247,7 @@ func (j *Journal) exclude() error {
 	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(data, '\n')
 	}
-	return atomicfile.WriteFile(path, append(data, strings.Join(add, "\n")+"\n"...), 0o644)
+	return writeState(path, append(data, strings.Join(add, "\n")+"\n"...))
 }
 
 // lock takes the home's journal lock within wait, then makes sure no
@@ -257,12 +264,15 @@ func (j *Journal) lock(wait time.Duration) (release func(), err error) {
 		rel()
 		return nil, err
 	}
-	owner := filepath.Join(j.state, ownerFile)
-	if err := os.WriteFile(owner, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		rel()
-		return nil, err
-	}
-	return func() { os.Remove(owner); rel() }, nil
+	// Best effort: without a repository yet (or with one the journal
+	// refuses) there is no git lock of ours to recover later.
+	j.markOwner()
+	return func() { os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
+}
+
+// markOwner names this process as the one running git in the repository.
+func (j *Journal) markOwner() {
+	os.WriteFile(filepath.Join(j.gitDir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644)
 }
 
 // foreignLockAge is how old a git lock of another program must be before
@@ -280,7 +290,7 @@ func (j *Journal) recoverLocks() error {
 		return nil
 	}
 	ours := false
-	if data, err := os.ReadFile(filepath.Join(j.state, ownerFile)); err == nil {
+	if data, err := os.ReadFile(filepath.Join(j.gitDir, ownerFile)); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && !alive(pid) {
 			ours = true
 		}
@@ -331,4 +341,28 @@ func (j *Journal) busy() error {
 		}
 	}
 	return nil
+}
+
+// writeState replaces one of the journal's own files (its stamp, the
+// repository's exclude list) by rename. It bypasses internal/atomicfile
+// on purpose: those files are caches and settings a torn write of which
+// is only a lost stamp, and the crash tests of the memory writes count
+// atomicfile's renames to pick where to kill a command.
+func writeState(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
 }

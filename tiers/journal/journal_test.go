@@ -69,7 +69,7 @@ func TestStaleLocks(t *testing.T) {
 	j, mem := home(t)
 	ctx := context.Background()
 	lock := filepath.Join(mem, ".git", "index.lock")
-	owner := filepath.Join(mem, ".state", ownerFile)
+	owner := filepath.Join(mem, ".git", ownerFile)
 	dead := exec.Command("true")
 	dead.Run()
 	os.WriteFile(lock, nil, 0o644)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -99,7 +98,7 @@ func changed(old, cur stamp) []string {
 	return out
 }
 
-func (j *Journal) stampPath() string { return filepath.Join(j.state, stampFile) }
+func (j *Journal) stampPath() string { return filepath.Join(j.gitDir, stampFile) }
 
 // loadStamp reads the stamp saved after the last commit; ok is false when
 // there is none (the first commit, or a stamp a failure dropped).
@@ -142,7 +141,7 @@ func (j *Journal) saveStamp(st stamp, now time.Time) error {
 		}
 		fmt.Fprintf(&b, "%d %d %s\n", s.mtime, s.size, p)
 	}
-	return atomicfile.WriteFileUnsynced(j.stampPath(), b.Bytes(), 0o644)
+	return writeState(j.stampPath(), b.Bytes())
 }
 
 // dropStamp makes the next commit ask git what changed.
