@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"math/rand"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,5 +236,44 @@ func TestJournalRemote(t *testing.T) {
 	}
 	if res := r2.Exec(t, "search", "moved"); res.Code != 0 || !strings.Contains(res.Stdout, "projects.md") {
 		t.Errorf("search in the new home: %+v", res)
+	}
+}
+
+// The journal goes off the machine over the git protocol too: a git
+// daemon on the loopback takes the push, and a new home is made from it.
+func TestJournalRemoteOverGitDaemon(t *testing.T) {
+	if err := exec.Command("git", "daemon", "-h").Run(); err != nil && !strings.Contains(err.Error(), "exit status 129") {
+		t.Skipf("git daemon: %v", err)
+	}
+	zylos, r := journalHome(t)
+	base := t.TempDir()
+	gitIn(t, base, "init", "-q", "--bare", filepath.Join(base, "memory.git"))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	daemon := exec.Command("git", "daemon", "--reuseaddr", "--base-path="+base, "--export-all", "--enable=receive-pack",
+		"--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), base)
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { daemon.Process.Kill(); daemon.Wait() })
+	url := fmt.Sprintf("git://127.0.0.1:%d/memory.git", port)
+	for deadline := time.Now().Add(10 * time.Second); exec.Command("git", "ls-remote", url).Run() != nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("git daemon did not come up")
+		}
+	}
+	if res := r.Exec(t, "journal", "remote", "set", url); res.Code != 0 || res.Stdout != "journal remote: "+url+"\npushed\n" {
+		t.Fatalf("remote set: %+v", res)
+	}
+	other := filepath.Join(t.TempDir(), "zylos")
+	if res := (testutil.Run{ZylosDir: other}).Exec(t, "init", "--from", url); res.Code != 0 {
+		t.Fatalf("init --from: %+v", res)
+	}
+	if a, b := gitIn(t, filepath.Join(zylos, "memory"), "rev-parse", "HEAD"), gitIn(t, filepath.Join(other, "memory"), "rev-parse", "HEAD"); a != b {
+		t.Errorf("the new home's journal is at %s, the pushed one at %s", b, a)
 	}
 }
