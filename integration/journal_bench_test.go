@@ -15,10 +15,12 @@ import (
 )
 
 // importChanges appends n commits to the journal of the home at zylos
-// with git fast-import, each a typical change: a line appended to the
-// session log, every tenth an edit of core.md, every seventh a reference
-// file's. The work tree and the journal's stamp are brought in line
-// after, as a commit by the journal would leave them.
+// with git fast-import, each a typical change of an agent's memory: a line
+// appended to the session log (rotated into a dated file every 200
+// changes, as the daily rotation does), every tenth the current focus in
+// core.md, every seventh an entry of a reference file (the newest 40 kept,
+// as consolidation archives the rest). The work tree and the journal's
+// stamp are brought in line after, as a commit by the journal leaves them.
 func importChanges(tb testing.TB, zylos string, n int) {
 	tb.Helper()
 	mem := filepath.Join(zylos, "memory")
@@ -33,30 +35,45 @@ func importChanges(tb testing.TB, zylos string, n int) {
 	w := bufio.NewWriterSize(in, 1<<20)
 	head := strings.TrimSpace(gitIn(tb, mem, "rev-parse", "HEAD"))
 	branch := strings.TrimSpace(gitIn(tb, mem, "symbolic-ref", "HEAD"))
-	session := "# Session Log: 2026-03-15\n\n"
-	core := "# Core Memory\n\n## Identity\nI am a Zylos agent.\n"
-	refs := map[string]string{}
-	start := time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC).Unix()
+	coreBase, _ := os.ReadFile(filepath.Join(mem, "core.md"))
+	day := time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
+	session := "# Session Log: " + day.Format("2006-01-02") + "\n\n"
+	refs := map[string][]string{}
 	for i := 0; i < n; i++ {
-		var path, data string
+		files := map[string]string{}
+		msgPath := ""
 		switch {
+		case i%200 == 199:
+			files["sessions/"+day.Format("2006-01-02")+".md"] = session
+			day = day.AddDate(0, 0, 1)
+			session = "# Session Log: " + day.Format("2006-01-02") + "\n\n"
+			files["sessions/current.md"] = session
+			msgPath = "sessions/current.md"
 		case i%10 == 9:
-			core += fmt.Sprintf("- fact %d learnt about the owner's projects\n", i)
-			path, data = "core.md", core
+			files["core.md"] = string(coreBase) + fmt.Sprintf("\n## Current focus\n- task %d: the queue consumer\n", i)
+			msgPath = "core.md"
 		case i%7 == 6:
-			path = fmt.Sprintf("reference/topic-%d.md", i%20)
-			refs[path] += fmt.Sprintf("\n### Entry %d\n- **Notes:** a note of some length about item %d\n", i, i)
-			data = refs[path]
+			path := fmt.Sprintf("reference/topic-%d.md", i%20)
+			entries := append(refs[path], fmt.Sprintf("\n### Entry %d\n- **Notes:** a note of some length about item %d and why it matters\n", i, i))
+			if len(entries) > 40 {
+				entries = entries[1:]
+			}
+			refs[path] = entries
+			files[path] = "# Topic\n" + strings.Join(entries, "")
+			msgPath = path
 		default:
-			session += fmt.Sprintf("- %d: worked on task %d, decided to keep the queue in SQLite\n", i, i)
-			path, data = "sessions/current.md", session
+			session += fmt.Sprintf("- %02d:%02d worked on task %d, decided to keep the queue in SQLite\n", i%24, i%60, i)
+			files["sessions/current.md"] = session
+			msgPath = "sessions/current.md"
 		}
-		msg := fmt.Sprintf("Write: update %s\n\nZylos-Source: hook\nZylos-Session: s-%d\nZylos-Tool: Write\n", path, i/50)
-		fmt.Fprintf(w, "commit %s\ncommitter Zylos <zylos@local> %d +0000\ndata %d\n%s", branch, start+int64(i), len(msg), msg)
+		msg := fmt.Sprintf("Write: update %s\n\nZylos-Source: hook\nZylos-Session: s-%d\nZylos-Tool: Write\n", msgPath, i/50)
+		fmt.Fprintf(w, "commit %s\ncommitter Zylos <zylos@local> %d +0000\ndata %d\n%s", branch, day.Unix()+int64(i%86400), len(msg), msg)
 		if i == 0 {
 			fmt.Fprintf(w, "from %s\n", head)
 		}
-		fmt.Fprintf(w, "M 100644 inline %s\ndata %d\n%s\n", path, len(data), data)
+		for path, data := range files {
+			fmt.Fprintf(w, "M 100644 inline %s\ndata %d\n%s\n", path, len(data), data)
+		}
 	}
 	w.Flush()
 	in.Close()
@@ -137,8 +154,8 @@ func BenchmarkJournalHook(b *testing.B) {
 }
 
 // BenchmarkJournalHistory times `history` of core.md over a journal of
-// 100,000 commits (10,000 of them touch core.md): all of them, and the
-// newest 20.
+// 100,000 commits (about 9,500 of them touch core.md): all of them, and
+// the newest 20.
 func BenchmarkJournalHistory(b *testing.B) {
 	_, r := benchHome(b, 100000)
 	for _, c := range []struct {

@@ -111,8 +111,8 @@ func (j *Journal) commit(ctx context.Context, c Change, keep []string) (res *Com
 	if j.Off() {
 		return nil, nil
 	}
-	if _, err := os.Stat(j.dir); errors.Is(err, os.ErrNotExist) {
-		return nil, nil // no memory yet, nothing to keep (init --from clones into it)
+	if info, err := os.Stat(j.dir); err != nil || !info.IsDir() {
+		return nil, nil // no memory to keep (yet: init --from clones into it)
 	}
 	if len(keep) > 0 || !j.unchanged() {
 		res, err = j.commitLocked(ctx, c, keep)
