@@ -3,11 +3,11 @@ package journal
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -36,7 +36,7 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 				return fmt.Errorf("memory/%s at %s is not a record: %w", rel, from, err)
 			}
 			// The change log is append-only: the record's own, and the restore.
-			cur, err := os.ReadFile(abs)
+			cur, err := regfile.ReadFile(abs)
 			if err != nil {
 				return fmt.Errorf("memory/%s: %w (restore a deleted record with records write --action create)", rel, err)
 			}

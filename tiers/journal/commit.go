@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -162,7 +163,6 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	if err := j.busy(); err != nil {
 		return nil, err
 	}
-	now := time.Now()
 	cur, walkErr := walk(j.dir)
 	spec := []string{"."}
 	for _, k := range keep {
@@ -178,7 +178,7 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	files := parseNameStatus(out)
 	if len(files) == 0 {
 		if len(keep) == 0 && walkErr == nil {
-			j.saveStamp(cur, now)
+			j.saveStamp(cur)
 		}
 		return nil, nil
 	}
@@ -195,7 +195,7 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	}
 	res.Rev = j.head()
 	if len(keep) == 0 && walkErr == nil {
-		j.saveStamp(cur, now)
+		j.saveStamp(cur)
 	}
 	return res, nil
 }
@@ -216,7 +216,7 @@ func parseNameStatus(out string) []FileChange {
 // head is the commit HEAD names, read from the repository's files (no
 // git process); "" when there is none yet.
 func (j *Journal) head() string {
-	data, err := os.ReadFile(filepath.Join(j.gitDir, "HEAD"))
+	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
 	if err != nil {
 		return ""
 	}
@@ -225,10 +225,10 @@ func (j *Journal) head() string {
 	if !ok {
 		return ref // detached
 	}
-	if data, err := os.ReadFile(filepath.Join(j.gitDir, filepath.FromSlash(name))); err == nil {
+	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, filepath.FromSlash(name))); err == nil {
 		return strings.TrimSpace(string(data))
 	}
-	packed, _ := os.ReadFile(filepath.Join(j.gitDir, "packed-refs"))
+	packed, _ := regfile.ReadFile(filepath.Join(j.gitDir, "packed-refs"))
 	for _, line := range strings.Split(string(packed), "\n") {
 		if rev, r, ok := strings.Cut(line, " "); ok && r == name {
 			return rev
@@ -305,7 +305,7 @@ func (j *Journal) NewProblem(err error) bool {
 // problemCount counts how often the problem msg was met in a row.
 func (j *Journal) problemCount(msg string) int {
 	path := filepath.Join(j.state, problemFile+"-told")
-	data, _ := os.ReadFile(path)
+	data, _ := regfile.ReadFile(path)
 	if strings.TrimSpace(string(data)) == msg {
 		return 2
 	}

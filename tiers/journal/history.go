@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // shortLen is how many hex digits a revision is shown with: enough to be
@@ -258,7 +260,7 @@ func (j *Journal) idFile(id string) string {
 	}
 	files, _ := filepath.Glob(filepath.Join(j.layout.ReferenceDir(), "*.md"))
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := regfile.ReadFile(f)
 		if err == nil && strings.Contains(string(data), "<!-- id: "+id+" -->") {
 			rel, _ := j.inside(f)
 			return rel

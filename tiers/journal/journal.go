@@ -290,7 +290,7 @@ func (j *Journal) recoverLocks() error {
 		return nil
 	}
 	ours := false
-	if data, err := os.ReadFile(filepath.Join(j.gitDir, ownerFile)); err == nil {
+	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, ownerFile)); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && !alive(pid) {
 			ours = true
 		}

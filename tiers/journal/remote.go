@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // remoteName is the remote the journal is pushed to.
@@ -49,7 +51,7 @@ func (j *Journal) Remote(ctx context.Context) string {
 
 // branch is the branch HEAD names.
 func (j *Journal) branch() string {
-	data, err := os.ReadFile(filepath.Join(j.gitDir, "HEAD"))
+	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
 	if err != nil {
 		return ""
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Restorer writes a restored file; the bridge and the records layer give
@@ -26,7 +27,7 @@ func (j *Journal) Restore(ctx context.Context, c Change, rel, rev string, write 
 		return "", err
 	}
 	abs := filepath.Join(j.dir, filepath.FromSlash(rel))
-	if cur, err := os.ReadFile(abs); err == nil && bytes.Equal(cur, data) {
+	if cur, err := regfile.ReadFile(abs); err == nil && bytes.Equal(cur, data) {
 		return fmt.Sprintf("memory/%s is already as at %s; nothing changed", rel, short(rev)), nil
 	}
 	if _, err := j.Commit(ctx, Change{Source: FromExternal}); err != nil && !errors.Is(err, ErrBusy) {

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
@@ -26,13 +25,8 @@ type fileStamp struct {
 	mtime int64 // Unix nanoseconds; racy for a file that may change again unseen
 }
 
-// racy marks a modification time too recent to trust: a second write in
-// the same clock tick, of the same size, would leave the stamp as it was.
-// Such a file counts as changed until it has aged.
+// racy marks a modification time too recent to trust (see loadStamp).
 const racy = -1
-
-// racyWindow is how recent a modification time must be to be racy.
-const racyWindow = 2 * time.Second
 
 // skipName reports whether a file or directory under memory/ is outside
 // the journal: git's own, the service's state and the excluded files.
@@ -101,14 +95,23 @@ func changed(old, cur stamp) []string {
 func (j *Journal) stampPath() string { return filepath.Join(j.gitDir, stampFile) }
 
 // loadStamp reads the stamp saved after the last commit; ok is false when
-// there is none (the first commit, or a stamp a failure dropped).
+// there is none (the first commit, or a stamp a failure dropped). As git
+// does with its index, a file modified in the clock tick the stamp was
+// written in or later counts as changed: a second write in that tick, of
+// the same size, would leave its stamp as it was.
 func (j *Journal) loadStamp() (st stamp, ok bool) {
-	data, err := regfile.ReadFile(j.stampPath())
+	f, err := regfile.Open(j.stampPath())
 	if err != nil {
 		return nil, false
 	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	written := info.ModTime().UnixNano()
 	st = stamp{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		f := strings.SplitN(sc.Text(), " ", 3)
@@ -120,26 +123,24 @@ func (j *Journal) loadStamp() (st stamp, ok bool) {
 		if err1 != nil || err2 != nil {
 			return nil, false
 		}
+		if mtime >= written {
+			mtime = racy
+		}
 		st[f[2]] = fileStamp{size: size, mtime: mtime}
 	}
 	return st, sc.Err() == nil
 }
 
-// saveStamp keeps st, taken at now, as the tree last committed.
-func (j *Journal) saveStamp(st stamp, now time.Time) error {
+// saveStamp keeps st as the tree last committed.
+func (j *Journal) saveStamp(st stamp) error {
 	paths := make([]string, 0, len(st))
 	for p := range st {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	var b bytes.Buffer
-	limit := now.Add(-racyWindow).UnixNano()
 	for _, p := range paths {
-		s := st[p]
-		if s.mtime > limit {
-			s.mtime = racy
-		}
-		fmt.Fprintf(&b, "%d %d %s\n", s.mtime, s.size, p)
+		fmt.Fprintf(&b, "%d %d %s\n", st[p].mtime, st[p].size, p)
 	}
 	return writeState(j.stampPath(), b.Bytes())
 }

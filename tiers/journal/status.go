@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Status is the journal's state as doctor reports it.
@@ -37,7 +39,7 @@ func (j *Journal) State(ctx context.Context, fsck bool) Status {
 		}
 		return s
 	}
-	if data, err := os.ReadFile(filepath.Join(j.state, problemFile)); err == nil {
+	if data, err := regfile.ReadFile(filepath.Join(j.state, problemFile)); err == nil {
 		s.Problem = strings.TrimSpace(string(data))
 	}
 	if es, err := j.History(ctx, Query{Limit: 1}); err == nil && len(es) == 1 {
