@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -171,11 +172,12 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	if _, err := j.git(ctx, []byte(strings.Join(spec, "\x00")), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return nil, err
 	}
-	out, err := j.git(ctx, nil, "diff", "--cached", "--name-status", "--no-renames", "-z")
+	// One diff tells the files and, for the watched ones, what left them.
+	out, err := j.git(ctx, nil, "diff", "--cached", "--no-renames", "--no-color", "--no-ext-diff", "-U0", "--patch-with-raw")
 	if err != nil {
 		return nil, err
 	}
-	files := parseNameStatus(out)
+	files, patch := parseRaw(out)
 	if len(files) == 0 {
 		if len(keep) == 0 && walkErr == nil {
 			j.saveStamp(cur)
@@ -185,11 +187,15 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	parent := j.head()
 	res := &Committed{Parent: parent, Files: files, Message: c.message(files)}
 	if parent != "" {
-		if res.Losses, err = j.losses(ctx, files); err != nil {
-			return nil, err
-		}
+		res.Losses = parseLosses(patch, watched)
 	}
-	if _, err := j.git(ctx, []byte(res.Message), "commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-"); err != nil {
+	args := []string{"commit", "-q", "--no-verify", "--allow-empty-message", "-F", "-"}
+	if c.Source == FromHook {
+		// A hook stays quick: git gc --auto runs from the commands and the
+		// service (see Watch), not after each tool call.
+		args = append([]string{"-c", "maintenance.auto=false"}, args...)
+	}
+	if _, err := j.git(ctx, []byte(res.Message), args...); err != nil {
 		j.dropStamp()
 		return nil, err
 	}
@@ -198,6 +204,27 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 		j.saveStamp(cur)
 	}
 	return res, nil
+}
+
+// parseRaw reads `git diff --patch-with-raw`: the files it changed, from
+// the raw lines (`:100644 100644 SHA SHA M<TAB>path`), and the patch.
+func parseRaw(out string) (files []FileChange, patch string) {
+	for len(out) > 0 && out[0] == ':' {
+		line, rest, _ := strings.Cut(out, "\n")
+		out = rest
+		meta, path, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) < 5 || f[4] == "" {
+			continue
+		}
+		if strings.HasPrefix(path, `"`) {
+			if p, err := strconv.Unquote(path); err == nil {
+				path = p
+			}
+		}
+		files = append(files, FileChange{Status: f[4][0], Path: path})
+	}
+	return files, strings.TrimPrefix(out, "\n")
 }
 
 // parseNameStatus reads `git diff --name-status -z`.

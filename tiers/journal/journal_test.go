@@ -112,7 +112,7 @@ func TestProblemToldOnce(t *testing.T) {
 func TestParseLosses(t *testing.T) {
 	diff := "diff --git a/core.md b/core.md\nindex 1..2 100644\n--- a/core.md\n+++ b/core.md\n@@ -2,3 +2 @@\n-kept moved\n-gone\n-\n+kept moved\n" +
 		"diff --git a/reference/x.md b/reference/x.md\n--- a/reference/x.md\n+++ b/reference/x.md\n@@ -1 +1 @@\n-old\n+new\n"
-	got := parseLosses(diff)
+	got := parseLosses(diff, watched)
 	if len(got) != 1 || got[0].Path != "core.md" || strings.Join(got[0].Lines, "|") != "gone|" {
 		t.Errorf("losses: %+v", got)
 	}
@@ -134,7 +134,8 @@ func FuzzParseGitOutput(f *testing.F) {
 	f.Add("diff --git a/core.md b/core.md\n--- a/core.md\n+++ b/core.md\n-x\n")
 	f.Add("\x1eabc\x1f1\x1fs\x1fhook\x1f\x1f\x1f\x1f\n1\t2\tcore.md\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		parseLosses(s)
+		parseLosses(s, watched)
+		parseRaw(s)
 		parseLog(s)
 		parseNameStatus(s)
 	})

@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"context"
 	"fmt"
 	"strings"
 )
@@ -25,31 +24,13 @@ func watched(path string) bool {
 	return strings.HasPrefix(path, "reference/") && strings.HasSuffix(path, ".md") && !strings.Contains(path[len("reference/"):], "/")
 }
 
-// losses reads the staged diff of the watched files among files.
-func (j *Journal) losses(ctx context.Context, files []FileChange) ([]Loss, error) {
-	var paths []string
-	for _, f := range files {
-		if f.Status != 'A' && watched(f.Path) {
-			paths = append(paths, ":(literal)"+f.Path)
-		}
-	}
-	if len(paths) == 0 {
-		return nil, nil
-	}
-	out, err := j.git(ctx, nil, append([]string{"diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--no-renames", "--"}, paths...)...)
-	if err != nil {
-		return nil, err
-	}
-	return parseLosses(out), nil
-}
-
-// parseLosses reads a -U0 diff into the losses of each file.
-func parseLosses(diff string) []Loss {
+// parseLosses reads a -U0 diff into the losses of the files keep accepts.
+func parseLosses(diff string, keep func(path string) bool) []Loss {
 	var out []Loss
 	var path string
 	var removed, added []string
 	flush := func() {
-		if path == "" || len(removed) <= len(added) {
+		if path == "" || !keep(path) || len(removed) <= len(added) {
 			return
 		}
 		back := map[string]int{}
@@ -76,6 +57,8 @@ func parseLosses(diff string) []Loss {
 		case strings.HasPrefix(line, "--- "):
 			if p, ok := strings.CutPrefix(line, "--- a/"); ok {
 				path = p
+			} else if p, ok := strings.CutPrefix(line, `--- "a/`); ok {
+				path = strings.TrimSuffix(p, `"`)
 			}
 		case strings.HasPrefix(line, "+++ "):
 		case strings.HasPrefix(line, "-"):

@@ -71,13 +71,16 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 // graphEvery is how often the service refreshes the commit-graph.
 const graphEvery = time.Hour
 
-// writeGraph writes the commit-graph with changed-path filters, which
+// writeGraph runs git gc --auto (hook commits leave it out to stay
+// quick) and writes the commit-graph with changed-path filters, which
 // `git log -- PATH` (history of one file) reads instead of walking every
-// commit's tree; git gc --auto, which commits run, keeps it too but
-// without the filters.
+// commit's tree.
 func (j *Journal) writeGraph(ctx context.Context, log *slog.Logger) {
 	if exists, err := j.checkRepo(); err != nil || !exists || j.head() == "" {
 		return
+	}
+	if _, err := j.git(ctx, nil, "gc", "--auto", "--quiet"); err != nil && log != nil {
+		log.Warn("journal: git gc --auto failed", "err", err)
 	}
 	if _, err := j.git(ctx, nil, "commit-graph", "write", "--reachable", "--changed-paths"); err != nil && log != nil {
 		log.Warn("journal: commit-graph not written", "err", err)
