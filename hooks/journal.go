@@ -32,14 +32,15 @@ func journaled(h Handler) Handler {
 			}
 		}
 		own := journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName}
+		// The file tools name their file; the shell may have written any.
 		if in.ToolName != "Bash" {
 			if _, err := j.Rel(guard.FilePath(in.ToolInput), in.Cwd); err != nil {
-				// The tool wrote outside memory: what changed in it is
-				// someone else's.
-				own = journal.Change{Source: journal.FromExternal}
-			} else {
-				note(commitBefore(ctx, j, in))
+				// The tool wrote outside memory: nothing for the journal,
+				// not even a look (what others changed waits for the
+				// service, or the next command or hook in memory).
+				return h(ctx, env, in)
 			}
+			note(commitBefore(ctx, j, in))
 		}
 		ans, err := h(ctx, env, in)
 		if err != nil {
@@ -47,7 +48,7 @@ func journaled(h Handler) Handler {
 		}
 		res, jerr := j.Commit(ctx, own)
 		note(jerr)
-		if res != nil && len(res.Losses) > 0 && own.Source == journal.FromHook {
+		if res != nil && len(res.Losses) > 0 {
 			tellLoss(&ans, journal.Advice(res.Losses, res.Parent, env.invocation()))
 		}
 		if len(notes) > 0 {

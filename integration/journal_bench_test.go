@@ -104,53 +104,74 @@ func benchHome(b *testing.B, commits int) (string, testutil.Run) {
 	return zylos, r
 }
 
+// timed runs the binary (or another program) once and answers its wall
+// time and the CPU time it and its children used: on a busy machine the
+// CPU time is the steadier figure.
+func timed(b *testing.B, r testutil.Run, bin string, args ...string) (wall, cpu time.Duration) {
+	b.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = r.Environ()
+	cmd.Stdin = strings.NewReader(r.Stdin)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		b.Fatalf("%s %v: %v %s", bin, args, err, stderr.String())
+	}
+	wall = time.Since(start)
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
 // BenchmarkJournalHook times the PostToolUse hook as a process after a
-// Write of core.md on a journal of 100,000 commits (one-change-ms,
+// Write of core.md on a journal of 100,000 commits (one-change, and its
 // ratio to the empty static cgo program), and after a Write outside
-// memory with the journal on and off (nothing-ms, off-ms): a hook that
-// changed nothing runs no git.
+// memory and after a Bash command that changed nothing, each with the
+// journal on and off on the same home (nothing, off, bash-nothing,
+// bash-off): a Write elsewhere costs the journal nothing, a shell command
+// a stat of the memory tree, neither runs git. -ms is wall time, -cpu-ms the CPU time of the
+// process and its git children.
 func BenchmarkJournalHook(b *testing.B) {
 	empty := emptyCgoProgram(b)
+	bin := testutil.Binary(b)
 	zylos, r := benchHome(b, 100000)
-	offHome, off := benchHome(b, 0)
-	off.Exec(b, "init", "--journal=false")
+	offMark := filepath.Join(zylos, "memory", ".state", "journal-off") // what init --journal=false writes
 	core := filepath.Join(zylos, "memory", "core.md")
 	base, _ := os.ReadFile(core)
 	elsewhere := filepath.Join(b.TempDir(), "notes.txt")
 	change := r
 	change.Stdin = writePayload("bench", core)
-	still, stillOff := r, off
-	still.Stdin, stillOff.Stdin = writePayload("bench", elsewhere), writePayload("bench", elsewhere)
-	_ = offHome
-	var emptyT, changeT, stillT, offT time.Duration
+	still, shell := r, r
+	still.Stdin = writePayload("bench", elsewhere)
+	shell.Stdin = `{"hook_event_name":"PostToolUse","session_id":"bench","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{},"cwd":"/"}`
+	var t [6][2]time.Duration // empty, change, still, off, shell, shell off: wall, cpu
+	add := func(k int, r testutil.Run, bin string, args ...string) {
+		wall, cpu := timed(b, r, bin, args...)
+		t[k][0] += wall
+		t[k][1] += cpu
+	}
 	i := 0
 	for b.Loop() {
 		i++
 		os.WriteFile(core, append(base, fmt.Sprintf("- bench fact %d\n", i)...), 0o644)
-		t0 := time.Now()
-		exec.Command(empty).Run()
-		t1 := time.Now()
-		if res := change.Exec(b, "hook", "post-tool-use"); res.Code != 0 || res.Stderr != "" {
-			b.Fatalf("hook: %+v", res)
-		}
-		t2 := time.Now()
-		still.Exec(b, "hook", "post-tool-use")
-		t3 := time.Now()
-		stillOff.Exec(b, "hook", "post-tool-use")
-		emptyT += t1.Sub(t0)
-		changeT += t2.Sub(t1)
-		stillT += t3.Sub(t2)
-		offT += time.Since(t3)
+		add(0, testutil.Run{}, empty)
+		add(1, change, bin, "hook", "post-tool-use")
+		add(2, still, bin, "hook", "post-tool-use")
+		add(4, shell, bin, "hook", "post-tool-use")
+		os.WriteFile(offMark, nil, 0o644)
+		add(3, still, bin, "hook", "post-tool-use")
+		add(5, shell, bin, "hook", "post-tool-use")
+		os.Remove(offMark)
 	}
 	if got := gitIn(b, filepath.Join(zylos, "memory"), "log", "-1", "--format=%s"); got != "Write: update core.md\n" {
 		b.Fatalf("the hook did not commit: %q", got)
 	}
 	n := float64(b.N)
-	b.ReportMetric(ms(emptyT)/n, "empty-ms")
-	b.ReportMetric(ms(changeT)/n, "one-change-ms")
-	b.ReportMetric(float64(changeT)/float64(emptyT), "ratio")
-	b.ReportMetric(ms(stillT)/n, "nothing-ms")
-	b.ReportMetric(ms(offT)/n, "off-ms")
+	for k, name := range []string{"empty", "one-change", "nothing", "off", "bash-nothing", "bash-off"} {
+		b.ReportMetric(ms(t[k][0])/n, name+"-ms")
+		b.ReportMetric(ms(t[k][1])/n, name+"-cpu-ms")
+	}
+	b.ReportMetric(float64(t[1][0])/float64(t[0][0]), "ratio")
+	b.ReportMetric(float64(t[1][1])/float64(t[0][1]), "cpu-ratio")
 }
 
 // BenchmarkJournalHistory times `history` of core.md over a journal of
