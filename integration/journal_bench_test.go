@@ -175,14 +175,14 @@ func BenchmarkJournalHook(b *testing.B) {
 }
 
 // BenchmarkJournalHistory times `history` of core.md over a journal of
-// 100,000 commits (about 9,500 of them touch core.md): all of them, and
-// the newest 20.
+// 100,000 commits (about 9,500 of them touch core.md): as typed (the
+// newest 50), the newest 20, and all of them.
 func BenchmarkJournalHistory(b *testing.B) {
 	_, r := benchHome(b, 100000)
 	for _, c := range []struct {
 		name string
 		args []string
-	}{{"all", nil}, {"limit-20", []string{"--limit", "20"}}} {
+	}{{"default", nil}, {"limit-20", []string{"--limit", "20"}}, {"all", []string{"--limit", "0"}}} {
 		b.Run(c.name, func(b *testing.B) {
 			args := append([]string{"history"}, c.args...)
 			args = append(args, "memory/core.md")

@@ -77,7 +77,7 @@ func init() {
 			&cli.StringFlag{Name: "session", Usage: "only the changes of this Claude Code session"},
 			&cli.StringFlag{Name: "since", Usage: "only changes after this time (any form git reads: 2026-05-01, '2 hours ago')"},
 			&cli.StringFlag{Name: "until", Usage: "only changes before this time"},
-			&cli.IntFlag{Name: "limit", Usage: "at most this many changes (0: all)"},
+			&cli.IntFlag{Name: "limit", Value: defaultHistory, Usage: "at most this many changes (0: all)"},
 			&cli.BoolFlag{Name: "json", Usage: "one JSON array of {rev,time,source,session,tool,command,summary,paths,added,removed}"},
 		},
 		Action: historyCommand,
@@ -111,6 +111,10 @@ func journalEnv(c *cli.Context) (*env, *journal.Journal, error) {
 	return e, j, nil
 }
 
+// defaultHistory is how many changes history lists unless told: the
+// newest, which git finds without walking the whole journal.
+const defaultHistory = 50
+
 func historyCommand(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return fmt.Errorf("history takes at most one PATH, got %d arguments", c.NArg())
@@ -132,6 +136,9 @@ func historyCommand(c *cli.Context) error {
 	entries, err := j.History(c.Context, q)
 	if err != nil {
 		return err
+	}
+	if !c.IsSet("limit") && len(entries) == defaultHistory {
+		fmt.Fprintf(e.stderr, "the newest %d changes; --limit 0 lists them all\n", defaultHistory)
 	}
 	if c.Bool("json") {
 		if entries == nil {
