@@ -149,14 +149,22 @@ func firstLine(s string) string {
 	return strings.TrimPrefix(line, "fatal: ")
 }
 
+// elsewhere are the variables that would point git at another
+// repository, work tree, index or configuration.
+var elsewhere = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_OBJECT_DIRECTORY": true,
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_COMMON_DIR": true, "GIT_NAMESPACE": true,
+	"GIT_CEILING_DIRECTORIES": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true,
+}
+
 func (j *Journal) gitEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "GIT_") {
-			continue // GIT_DIR, GIT_INDEX_FILE, GIT_AUTHOR_* ... point elsewhere
+		if elsewhere[name] || strings.HasPrefix(name, "GIT_AUTHOR_") || strings.HasPrefix(name, "GIT_COMMITTER_") {
+			continue
 		}
-		env = append(env, kv)
+		env = append(env, kv) // GIT_SSH_COMMAND and the like reach the remote
 	}
 	when := ""
 	if j.Now != nil {
