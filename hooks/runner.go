@@ -57,7 +57,7 @@ var handlers = map[string]Handler{
 	UserPromptSubmit.Command: userPromptSubmit,
 	Stop.Command:             stop,
 	PreToolUse.Command:       preToolUse,
-	PostToolUse.Command:      postToolUse,
+	PostToolUse.Command:      journaled(postToolUse),
 }
 
 // Options configures one run of an entry point.

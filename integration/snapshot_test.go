@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,9 @@ import (
 )
 
 // TestGitSnapshotTask: init --git-snapshots registers the daily snapshot;
-// a run commits memory/ only, and a run without git is skipped, never a
-// failure.
+// with the journal on, every change is committed already and a run finds
+// nothing; with it off, a run commits memory/ only, as zylos's daily
+// commit; a run without git is skipped, never a failure.
 func TestGitSnapshotTask(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
@@ -26,6 +28,15 @@ func TestGitSnapshotTask(t *testing.T) {
 	if res.Code != 0 || res.Stdout != "memory already initialised: nothing changed (9 files kept)\nregistered scheduled task memory-git-snapshot-daily\nhooks already registered in .claude/settings.local.json\nMCP server already registered in .mcp.json\n" {
 		t.Fatalf("init --git-snapshots: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
+	res = r.Exec(t, "scheduler", "trigger", "memory-git-snapshot-daily")
+	if res.Code != 0 || !strings.Contains(res.Stdout, ": skipped (trigger: No memory changes to commit.)") {
+		t.Fatalf("trigger with the journal on: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	if res := r.Exec(t, "init", "--journal=false"); !strings.HasSuffix(res.Stdout, "memory journal: off (init --journal=true turns it on)\n") {
+		t.Fatalf("init --journal=false: %+v", res)
+	}
+	os.WriteFile(filepath.Join(dir, "memory", "state.md"), []byte("# Active State\n\nmoved on\n"), 0o644)
+	time.Sleep(1100 * time.Millisecond) // the next slot of a trigger
 	res = r.Exec(t, "scheduler", "trigger", "memory-git-snapshot-daily")
 	if res.Code != 0 || !strings.Contains(res.Stdout, ": ok (trigger: memory: daily snapshot ") {
 		t.Fatalf("trigger: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)

@@ -219,8 +219,8 @@ func snapshot(t testing.TB, home string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(home, path)
-		if d.IsDir() && d.Name() == ".state" {
-			return filepath.SkipDir
+		if d.IsDir() && (d.Name() == ".state" || d.Name() == ".git") {
+			return filepath.SkipDir // the service's state, the memory journal
 		}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:

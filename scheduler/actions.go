@@ -15,6 +15,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 // Runner executes tasks' actions, one at a time (it is not safe for
@@ -39,7 +40,7 @@ func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 // interrupted before (a crash): a C4 message the slot already queued is
 // then found by its slot key instead of being queued again.
 func (r *Runner) perform(t *Task, slot, now time.Time, retry bool) outcome {
-	res := r.act(t, slotKey(t.Name, slot), now, retry)
+	res := r.journaled(t.Name, func() outcome { return r.act(t, slotKey(t.Name, slot), now, retry) })
 	if res.status == StatusError {
 		r.Close()
 	}
@@ -179,9 +180,9 @@ func (r *Runner) rotate(now time.Time) outcome {
 // snapshot commits memory/ to git; no git, no change or a busy repository
 // is a skipped run, never a failure of the daemon.
 func (r *Runner) snapshot(now time.Time) outcome {
-	msg, err := tiers.Snapshot(r.Layout, now.In(r.Home))
-	if errors.Is(err, tiers.ErrSnapshotSkipped) {
-		return skipped("%s", strings.TrimPrefix(err.Error(), tiers.ErrSnapshotSkipped.Error()+": "))
+	msg, err := journal.Open(r.Layout).Snapshot(now.In(r.Home))
+	if errors.Is(err, journal.ErrSnapshotSkipped) {
+		return skipped("%s", strings.TrimPrefix(err.Error(), journal.ErrSnapshotSkipped.Error()+": "))
 	}
 	if err != nil {
 		return failed(err)

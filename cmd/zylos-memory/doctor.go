@@ -18,6 +18,7 @@ func newDoctorCommand() *cli.Command {
 				return err
 			}
 			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
+			checks = append(checks, journalChecks(c, e)...)
 			if hooks.WriteReport(e.stdout, checks) {
 				return cli.Exit("", 1)
 			}

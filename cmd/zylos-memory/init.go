@@ -28,13 +28,19 @@ func newInitCommand() *cli.Command {
 		}, &cli.BoolFlag{
 			Name:  "git-snapshots",
 			Usage: "also register memory-git-snapshot-daily: commit memory/ (not memory/.state/) to its own git repository each day",
-		}},
+		}, journalFlag, fromFlag},
 		Action: func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
-			return runInit(e, c.Bool("force"), c.String("layout"), c.Bool("git-snapshots"), captureSetting(c)...)
+			if err := initFrom(c, e); err != nil {
+				return err
+			}
+			if err := runInit(e, c.Bool("force"), c.String("layout"), c.Bool("git-snapshots"), captureSetting(c)...); err != nil {
+				return err
+			}
+			return initJournal(c, e)
 		},
 	}
 }

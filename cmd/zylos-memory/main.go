@@ -30,7 +30,7 @@ func run(app *cli.App, args []string) (code int) {
 			code = 70
 		}
 	}()
-	err := app.Run(args)
+	err := app.Run(journalArgs(args))
 	if err == nil {
 		return 0
 	}
@@ -54,6 +54,7 @@ func newCommands() []*cli.Command {
 		newHookCommand(),
 		newInitCommand(),
 		newInjectCommand(),
+		newJournalCommand(),
 		newMCPCommand(),
 		newRecordsCommand(),
 		newRotateCommand(),
@@ -62,6 +63,7 @@ func newCommands() []*cli.Command {
 		newUICommand(),
 	}
 	cmds = append(cmds, searchCommands()...)
+	cmds = append(cmds, historyCommands()...)
 	return append(cmds, statusCommands()...)
 }
 
@@ -71,6 +73,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, extra ...*cli.Command) *c
 	for _, c := range cmds {
 		setUsageErrors(c)
 	}
+	journalCommands(cmds, "")
 	return &cli.App{
 		Name:  "zylos-memory",
 		Usage: "persistent tiered memory for an autonomous Claude Code agent",

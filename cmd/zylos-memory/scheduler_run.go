@@ -14,6 +14,7 @@ import (
 	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/scheduler"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 func newSchedulerRunCommand() *cli.Command {
@@ -67,6 +68,9 @@ func runScheduler(c *cli.Context) error {
 	}
 	ctx, wake := handleSignals(log)
 	d.Wake = wake
+	// External edits reach the journal within seconds, and the journal
+	// its remote within a minute.
+	go journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
 	return d.Run(ctx)
 }
 

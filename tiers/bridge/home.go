@@ -28,6 +28,10 @@ type Home struct {
 	// consolidation) stays quick after thousands of entries were pasted
 	// in; the rest wait, without an id, for the next ingest.
 	MaxCreates int
+	// Reason, when set, is the change-log summary of the records an
+	// ingest updates, instead of "hand edit of memory/FILE" (a restore
+	// says "restored from REV").
+	Reason string
 }
 
 func (h Home) root() string { return h.Layout.RecordsDir() }

@@ -485,6 +485,9 @@ func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error 
 		return nil
 	}
 	summary, action := "hand edit of memory/"+f.rel, "updated"
+	if in.Reason != "" {
+		summary = in.Reason
+	}
 	if same {
 		summary, action = "entry found in memory/"+f.rel, "moved"
 	}

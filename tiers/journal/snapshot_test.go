@@ -1,4 +1,4 @@
-package tiers
+package journal
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 func gitOut(t *testing.T, dir string, args ...string) string {
@@ -26,7 +28,7 @@ func TestSnapshot(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
-	l := Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
+	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
 	for rel, content := range map[string]string{
 		"memory/identity.md": "# Identity\n", "memory/sessions/current.md": "# Session Log: 2026-03-15\n\n",
 		"memory/.state/scheduler.db": "state", "outside.txt": "not memory",
@@ -39,7 +41,8 @@ func TestSnapshot(t *testing.T) {
 	gitOut(t, l.ZylosDir, "init", "-q")
 	t.Setenv("GIT_DIR", filepath.Join(l.ZylosDir, ".git"))
 	now := time.Date(2026, 3, 15, 23, 50, 0, 0, time.UTC)
-	msg, err := Snapshot(l, now)
+	j := Open(l)
+	msg, err := j.Snapshot(now)
 	if err != nil || !strings.HasPrefix(msg, "memory: daily snapshot 2026-03-15 (") {
 		t.Fatalf("first snapshot: %q %v", msg, err)
 	}
@@ -51,19 +54,19 @@ func TestSnapshot(t *testing.T) {
 	if out, err := exec.Command("git", "-C", l.ZylosDir, "rev-parse", "--verify", "-q", "HEAD").Output(); err == nil {
 		t.Errorf("the repository above memory/ got a commit: %s", out)
 	}
-	if _, err := Snapshot(l, now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "No memory changes") {
+	if _, err := j.Snapshot(now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "No memory changes") {
 		t.Errorf("unchanged: %v", err)
 	}
 	os.WriteFile(filepath.Join(l.MemoryDir(), "state.md"), []byte("# Active State\n"), 0o644)
 	lock := filepath.Join(l.MemoryDir(), ".git", "index.lock")
 	os.WriteFile(lock, nil, 0o644)
-	if _, err := Snapshot(l, now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "busy (index.lock)") {
+	if _, err := j.Snapshot(now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "busy (index.lock held by another program)") {
 		t.Errorf("busy repository: %v", err)
 	}
 	os.Remove(lock)
 	path := os.Getenv("PATH")
 	t.Setenv("PATH", t.TempDir())
-	if _, err := Snapshot(l, now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "git not found") {
+	if _, err := j.Snapshot(now); !errors.Is(err, ErrSnapshotSkipped) || !strings.Contains(err.Error(), "git not found") {
 		t.Errorf("without git: %v", err)
 	}
 	os.Setenv("PATH", path)

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/zylos/zylos-memory/tiers/journal"
+)
+
+// journaledCommands are the commands that write memory, with the flag
+// that makes them write when they only report without it: each is one
+// journal commit of what it changed, after one of the external edits it
+// found (see journaled).
+var journaledCommands = map[string]string{
+	"init": "", "rotate": "", "consolidate": "apply", "sync run": "",
+	"records write": "", "records ingest": "", "records enforce": "", "records index": "", "records validate": "",
+}
+
+// sessionVar is the variable Claude Code sets for the commands its Bash
+// tool runs: the session a command run by the agent belongs to.
+const sessionVar = "CLAUDE_CODE_SESSION_ID"
+
+// wrapped are the commands journalCommands has wrapped already (the app
+// is built more than once in tests).
+var wrapped = map[*cli.Command]bool{}
+
+// journalCommands wraps the action of each journaled command, at any depth.
+func journalCommands(cmds []*cli.Command, parent string) {
+	for _, c := range cmds {
+		name := strings.TrimSpace(parent + " " + c.Name)
+		if writes, ok := journaledCommands[name]; ok && c.Action != nil && !wrapped[c] {
+			c.Action = journaled(name, writes, c.Action)
+			wrapped[c] = true
+		}
+		journalCommands(c.Subcommands, name)
+	}
+}
+
+// journaled commits the external edits found before the command and then
+// what the command changed. A journal failure is one line on stderr, once,
+// and never the command's failure.
+func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		e, err := envFrom(c)
+		if err != nil || c.Bool("dry-run") || (writes != "" && !c.Bool(writes)) {
+			return action(c) // a report or a dry run changes nothing, the journal included
+		}
+		j := journal.Open(e.layout)
+		j.Now = e.now
+		warn := func(err error) {
+			if err != nil && !errors.Is(err, journal.ErrBusy) && j.NewProblem(err) {
+				fmt.Fprintf(e.stderr, "zylos-memory: journal: %v (the memory is written; the journal catches up later)\n", err)
+			}
+		}
+		ctx := context.Background()
+		_, err = j.Commit(ctx, journal.Change{Source: journal.FromExternal})
+		warn(err)
+		runErr := action(c)
+		_, err = j.Commit(ctx, journal.Change{Source: journal.FromCommand, Command: name, Session: os.Getenv(sessionVar)})
+		warn(err)
+		return runErr
+	}
+}
+
+func historyCommands() []*cli.Command {
+	return []*cli.Command{
+		&cli.Command{
+			Name:      "history",
+			Usage:     "the changes of the memory journal, newest first: rev, time, source and session, summary, +added -removed",
+			ArgsUsage: "[PATH|RECORD-ID|ENTRY-ID]",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "session", Usage: "only the changes of this Claude Code session"},
+				&cli.StringFlag{Name: "since", Usage: "only changes after this time (any form git reads: 2026-05-01, '2 hours ago')"},
+				&cli.StringFlag{Name: "until", Usage: "only changes before this time"},
+				&cli.IntFlag{Name: "limit", Value: defaultHistory, Usage: "at most this many changes (0: all)"},
+				&cli.BoolFlag{Name: "json", Usage: "one JSON array of {rev,time,source,session,tool,command,summary,paths,added,removed}"},
+			},
+			Action: historyCommand,
+		}, &cli.Command{
+			Name:      "show",
+			Usage:     "a change of the memory journal as a diff, or with PATH the file as it was at REV",
+			ArgsUsage: "REV [PATH]",
+			Flags:     []cli.Flag{&cli.BoolFlag{Name: "diff", Usage: "with PATH: the change REV made to it, as a diff"}},
+			Action:    showCommand,
+		}, &cli.Command{
+			Name:      "restore",
+			Usage:     "put a memory file back as it was at a revision or time, as a new change",
+			ArgsUsage: "PATH --at REV|TIME",
+			Flags:     []cli.Flag{&cli.StringFlag{Name: "at", Required: true, Usage: "a revision (see history) or a time (2026-05-01 14:00, RFC 3339)"}},
+			Action:    restoreCommand,
+		}, &cli.Command{
+			Name:   "undo",
+			Usage:  "revert every change one session made, keeping every later change by others",
+			Flags:  []cli.Flag{&cli.StringFlag{Name: "session", Required: true, Usage: "the Claude Code session id (see history)"}},
+			Action: undoCommand,
+		},
+	}
+}
+
+func journalEnv(c *cli.Context) (*env, *journal.Journal, error) {
+	e, err := envFrom(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	j := journal.Open(e.layout)
+	j.Now = e.now
+	return e, j, nil
+}
+
+// defaultHistory is how many changes history lists unless told: the
+// newest, which git finds without walking the whole journal.
+const defaultHistory = 50
+
+func historyCommand(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return fmt.Errorf("history takes at most one PATH, got %d arguments", c.NArg())
+	}
+	e, j, err := journalEnv(c)
+	if err != nil {
+		return err
+	}
+	q := journal.Query{Session: c.String("session"), Since: c.String("since"), Until: c.String("until"), Limit: c.Int("limit")}
+	if q.Limit < 0 {
+		return fmt.Errorf("--limit %d: want 0 or more", q.Limit)
+	}
+	if c.NArg() == 1 {
+		cwd, _ := os.Getwd()
+		if q.Path, err = j.Rel(c.Args().First(), cwd); err != nil {
+			return err
+		}
+	}
+	entries, err := j.History(c.Context, q)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("limit") && len(entries) == defaultHistory {
+		fmt.Fprintf(e.stderr, "the newest %d changes; --limit 0 lists them all\n", defaultHistory)
+	}
+	if c.Bool("json") {
+		if entries == nil {
+			entries = []journal.Entry{}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	loc, err := e.location()
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		fmt.Fprintln(e.stdout, en.Line(loc))
+	}
+	return nil
+}
+
+func showCommand(c *cli.Context) error {
+	if c.NArg() < 1 || c.NArg() > 2 {
+		return fmt.Errorf("show takes REV [PATH]")
+	}
+	e, j, err := journalEnv(c)
+	if err != nil {
+		return err
+	}
+	var rel string
+	if c.NArg() == 2 {
+		cwd, _ := os.Getwd()
+		if rel, err = j.Rel(c.Args().Get(1), cwd); err != nil {
+			return err
+		}
+	}
+	if rel != "" && !c.Bool("diff") {
+		data, err := j.Version(c.Context, c.Args().First(), rel)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(data)
+		return err
+	}
+	out, err := j.Show(c.Context, c.Args().First(), rel)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(e.stdout, out)
+	return err
+}
+
+func restoreCommand(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fmt.Errorf("restore takes one PATH")
+	}
+	e, j, err := journalEnv(c)
+	if err != nil {
+		return err
+	}
+	cwd, _ := os.Getwd()
+	rel, err := j.Rel(c.Args().First(), cwd)
+	if err != nil {
+		return err
+	}
+	loc, err := e.location()
+	if err != nil {
+		return err
+	}
+	rev, err := j.At(c.Context, c.String("at"), loc)
+	if err != nil {
+		return err
+	}
+	now, err := e.localNow()
+	if err != nil {
+		return err
+	}
+	warn := func(s string) { fmt.Fprintln(e.stderr, s) }
+	msg, err := j.Restore(c.Context, journal.Change{Source: journal.FromCommand, Command: "restore", Session: os.Getenv(sessionVar)},
+		rel, rev, j.Restorer(rel, now, warn))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, msg)
+	return nil
+}
+
+func undoCommand(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return fmt.Errorf("undo takes no arguments (the session is --session ID)")
+	}
+	e, j, err := journalEnv(c)
+	if err != nil {
+		return err
+	}
+	loc, err := e.location()
+	if err != nil {
+		return err
+	}
+	lines, err := j.Undo(c.Context, journal.Change{Source: journal.FromCommand, Command: "undo", Session: os.Getenv(sessionVar)}, c.String("session"), loc)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, l)
+	}
+	return nil
+}
+
+// journalValueFlags are the flags of the journal's commands that take a
+// value, by command.
+var journalValueFlags = map[string]map[string]bool{
+	"history": {"session": true, "since": true, "until": true, "limit": true},
+	"show":    {},
+	"restore": {"at": true},
+	"undo":    {"session": true},
+}
+
+// journalArgs moves the flags of a journal command given after its
+// arguments (`restore memory/core.md --at REV`, as the hooks advise) in
+// front of them, where urfave/cli reads flags.
+func journalArgs(args []string) []string {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "--zylos-dir" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return args
+	}
+	values, ok := journalValueFlags[args[i]]
+	if !ok {
+		return args
+	}
+	var flags, rest []string
+	for k := i + 1; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a == "--":
+			rest = append(rest, args[k:]...)
+			k = len(args)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && values[name] && k+1 < len(args) {
+				k++
+				flags = append(flags, args[k])
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	out := append(append([]string(nil), args[:i+1]...), flags...)
+	return append(out, rest...)
+}

@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
+)
+
+// TestClaudeCodeJournal: the agent truncates core.md with Write; the
+// PostToolUse hook commits it attributed to the session and tells the
+// agent what left. A zylos-memory command the agent runs with Bash is
+// committed under the same session: Claude Code gives its shell commands
+// the session id in CLAUDE_CODE_SESSION_ID.
+func TestClaudeCodeJournal(t *testing.T) {
+	bin := client(t)
+	zylos, userHome := home(t)
+	mem := filepath.Join(zylos, "memory")
+	ingest := fmt.Sprintf("printf '\\n### Journal e2e\\n- **Status:** active\\n- **Updated:** 2026-03-15\\n- **Notes:** added by the agent\\n' >> memory/reference/projects.md && %s --zylos-dir %s records ingest",
+		testutil.Binary(t), zylos)
+	script := []reply{
+		{tool: "Write", input: map[string]any{"file_path": filepath.Join(mem, "core.md"), "content": "# Core\n"}},
+		{tool: "Bash", input: map[string]any{"command": ingest, "description": "add a project and ingest it"}},
+		{text: "Done."},
+		{text: "Saved."},
+	}
+	api := startStandIn(t, script)
+	runClient(t, bin, zylos, userHome, api.url, "Shorten core memory and note the project.")
+	bodies := api.mainBodies()
+	// core.md as last committed (init's) is what the Write is measured
+	// against: the test's own edit after init was never committed.
+	told := regexp.MustCompile(`This change removed memory: 21 lines left memory/core.md \(\\"# Core Memory\\", .*; if that was not meant, restore it with: \S+ --zylos-dir \S+ restore memory/core.md --at [0-9a-f]{10}\.`)
+	if len(bodies) < 2 || !told.MatchString(bodies[1]) {
+		i := strings.Index(bodies[len(bodies)-1], "removed memory")
+		t.Errorf("the loss was not told to the agent: %d\n%s", i, bodies[len(bodies)-1][max(0, i-300):max(0, i)+600])
+	}
+	log, err := exec.Command("git", "-C", mem, "log", "--format=%s|%(trailers:key=Zylos-Source,valueonly,separator=)|%(trailers:key=Zylos-Session,valueonly,separator=)|%(trailers:key=Zylos-Tool,valueonly,separator=)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writeSession, cmdSession string
+	for _, line := range strings.Split(string(log), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 4 {
+			continue
+		}
+		switch {
+		case f[0] == "Write: update core.md" && f[1] == "hook" && f[3] == "Write":
+			writeSession = f[2]
+		case strings.HasPrefix(f[0], "records ingest: ") && strings.Contains(f[0], "create project journal-e2e") && f[1] == "command":
+			cmdSession = f[2]
+		}
+	}
+	if writeSession == "" || cmdSession != writeSession {
+		t.Errorf("the Write's session %q, the Bash command's %q; want the same, non-empty:\n%s", writeSession, cmdSession, log)
+	}
+}

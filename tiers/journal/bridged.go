@@ -1,0 +1,59 @@
+package journal
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers/bridge"
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// Restorers picks how a restored file is written: a reference file
+// through the bridge, so that its records follow with a change-log entry
+// "restored from REV"; a record through a records write; anything else
+// as a plain atomic write. warn takes the bridge's notes.
+func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restorer {
+	h := bridge.Home{Layout: j.layout, Now: now, Warn: warn}
+	if _, ok := h.ReferenceFile(filepath.Join(j.dir, filepath.FromSlash(rel)), ""); ok {
+		return func(abs string, data []byte, from string) error {
+			if err := writeFile(abs, data, from); err != nil {
+				return err
+			}
+			h.Reason = "restored from " + from
+			_, err := bridge.Ingest(h, false)
+			return err
+		}
+	}
+	parts := strings.Split(rel, "/")
+	if len(parts) == 3 && parts[0] == "records" && records.CategoryOfFolder(parts[1]) != "" && strings.HasSuffix(rel, ".json") {
+		return func(abs string, data []byte, from string) error {
+			var doc map[string]any
+			if err := json.Unmarshal(data, &doc); err != nil {
+				return fmt.Errorf("memory/%s at %s is not a record: %w", rel, from, err)
+			}
+			// The change log is append-only: the record's own, and the restore.
+			cur, err := regfile.ReadFile(abs)
+			if err != nil {
+				return fmt.Errorf("memory/%s: %w (restore a deleted record with records write --action create)", rel, err)
+			}
+			var current map[string]any
+			if err := json.Unmarshal(cur, &current); err != nil {
+				return fmt.Errorf("memory/%s is not a record now: %w", rel, err)
+			}
+			changes, _ := current["changes"].([]any)
+			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": "restored from " + from})
+			var view records.View
+			if h.HasView() {
+				view = h.View() // the record's entry follows it, as with records write
+			}
+			_, err = records.Write(records.WriteOptions{Action: "update", Root: j.layout.RecordsDir(), Target: abs, Doc: doc,
+				Hash: records.Hash(cur), KeepID: true, Now: now, Warn: warn, View: view})
+			return err
+		}
+	}
+	return nil
+}

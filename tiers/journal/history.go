@@ -1,0 +1,270 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
+)
+
+// shortLen is how many hex digits a revision is shown with: enough to be
+// unambiguous over hundreds of thousands of commits.
+const shortLen = 10
+
+// Entry is one change in the journal.
+type Entry struct {
+	Rev     string    `json:"rev"`
+	Time    time.Time `json:"time"`
+	Source  string    `json:"source"`
+	Session string    `json:"session,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	Command string    `json:"command,omitempty"`
+	Summary string    `json:"summary"`
+	Paths   []string  `json:"paths"`
+	Added   int       `json:"added"`
+	Removed int       `json:"removed"`
+}
+
+// Line is the entry as `history` prints it: short rev, local time, source
+// and session, summary, +added -removed.
+func (e Entry) Line(loc *time.Location) string {
+	who := e.Source
+	if who == "" {
+		who = "-"
+	}
+	if e.Session != "" {
+		who += " " + e.Session
+	}
+	return fmt.Sprintf("%s %s %s  %s  +%d -%d", short(e.Rev), e.Time.In(loc).Format("2006-01-02 15:04:05"), who, e.Summary, e.Added, e.Removed)
+}
+
+// Query selects entries of the history.
+type Query struct {
+	Path    string // relative to memory/; "" for every change
+	Session string
+	Since   string // any time git understands
+	Until   string
+	Limit   int // 0: no limit
+}
+
+// ErrNoHistory is a home whose journal has no commit yet.
+var ErrNoHistory = errors.New("the memory journal has no history yet")
+
+const logFormat = "%x1e%H%x1f%at%x1f%s%x1f%(trailers:key=Zylos-Source,valueonly,separator=%x2C)%x1f%(trailers:key=Zylos-Session,valueonly,separator=%x2C)%x1f%(trailers:key=Zylos-Tool,valueonly,separator=%x2C)%x1f%(trailers:key=Zylos-Command,valueonly,separator=%x2C)%x1f"
+
+// History lists the changes q selects, newest first.
+func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
+	if err := j.readable(); err != nil {
+		return nil, err
+	}
+	args := []string{"log", "--no-color", "--numstat", "--no-renames", "--format=" + logFormat}
+	if q.Limit > 0 {
+		args = append(args, "-n", strconv.Itoa(q.Limit))
+	}
+	if q.Since != "" {
+		args = append(args, "--since="+q.Since)
+	}
+	if q.Until != "" {
+		args = append(args, "--until="+q.Until)
+	}
+	if q.Session != "" {
+		args = append(args, "-E", "--grep=^"+trailerSession+": "+regexp.QuoteMeta(q.Session)+"$")
+	}
+	args = append(args, "HEAD", "--")
+	if q.Path != "" {
+		args = append(args, ":(literal)"+q.Path)
+	}
+	out, err := j.git(ctx, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseLog(out), nil
+}
+
+func parseLog(out string) []Entry {
+	var entries []Entry
+	for _, rec := range strings.Split(out, "\x1e") {
+		f := strings.Split(rec, "\x1f")
+		if len(f) < 8 {
+			continue
+		}
+		secs, _ := strconv.ParseInt(f[1], 10, 64)
+		e := Entry{Rev: f[0], Time: time.Unix(secs, 0), Summary: f[2], Source: f[3], Session: f[4], Tool: f[5], Command: f[6], Paths: []string{}}
+		for _, line := range strings.Split(f[7], "\n") {
+			nums := strings.SplitN(line, "\t", 3)
+			if len(nums) != 3 {
+				continue
+			}
+			a, _ := strconv.Atoi(nums[0]) // "-" for a binary file counts 0
+			r, _ := strconv.Atoi(nums[1])
+			e.Added += a
+			e.Removed += r
+			e.Paths = append(e.Paths, nums[2])
+		}
+		entries = append(entries, e)
+	}
+	return entries
+}
+
+// readable says why the journal cannot be read: no repository, or one the
+// journal does not use.
+func (j *Journal) readable() error {
+	exists, err := j.checkRepo()
+	if err != nil {
+		return err
+	}
+	if !exists || j.head() == "" {
+		return ErrNoHistory
+	}
+	return nil
+}
+
+// Show is the change rev made, as a diff (limited to path when given).
+func (j *Journal) Show(ctx context.Context, rev, path string) (string, error) {
+	full, err := j.resolveRev(ctx, rev)
+	if err != nil {
+		return "", err
+	}
+	args := []string{"show", "--no-color", "--no-ext-diff", "--format=fuller", full, "--"}
+	if path != "" {
+		args = append(args, ":(literal)"+path)
+	}
+	return j.git(ctx, nil, args...)
+}
+
+// Version is the content of path as rev had it.
+func (j *Journal) Version(ctx context.Context, rev, path string) ([]byte, error) {
+	full, err := j.resolveRev(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	out, err := j.git(ctx, nil, "cat-file", "blob", full+":"+path)
+	if err != nil {
+		return nil, fmt.Errorf("memory/%s did not exist at %s", path, short(full))
+	}
+	return []byte(out), nil
+}
+
+// resolveRev turns a revision a user typed into a commit of the journal.
+func (j *Journal) resolveRev(ctx context.Context, rev string) (string, error) {
+	if err := j.readable(); err != nil {
+		return "", err
+	}
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return "", fmt.Errorf("%q is not a revision of the memory journal", rev)
+	}
+	out, err := j.git(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%q is not a revision of the memory journal (see `history`)", rev)
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// At resolves a revision or a time (the last commit at or before it) to
+// a commit of the journal.
+func (j *Journal) At(ctx context.Context, at string, loc *time.Location) (string, error) {
+	if t, ok := parseTime(at, loc); ok {
+		if err := j.readable(); err != nil {
+			return "", err
+		}
+		out, err := j.git(ctx, nil, "rev-list", "-1", "--before="+strconv.FormatInt(t.Unix(), 10), "HEAD")
+		if err != nil {
+			return "", err
+		}
+		if rev := strings.TrimSpace(out); rev != "" {
+			return rev, nil
+		}
+		return "", fmt.Errorf("the memory journal has no version at or before %s", t.In(loc).Format(time.RFC3339))
+	}
+	return j.resolveRev(ctx, at)
+}
+
+var timeLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
+
+func parseTime(s string, loc *time.Location) (time.Time, bool) {
+	for _, layout := range timeLayouts {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// ErrOutside is a path that is not a memory file the journal keeps.
+var ErrOutside = errors.New("is not a file of the memory the journal keeps")
+
+// Rel turns a path a user typed (absolute, relative to the working
+// directory or to the home, `memory/…` or relative to memory/) into a
+// path relative to memory/. A record id or a reference entry id stands
+// for its file.
+func (j *Journal) Rel(arg, cwd string) (string, error) {
+	if arg == "" {
+		return "", fmt.Errorf("empty path")
+	}
+	var p string
+	switch {
+	case filepath.IsAbs(arg):
+		p = arg
+	case cwd != "" && exists(filepath.Join(cwd, arg)):
+		p = filepath.Join(cwd, arg)
+	case arg == "memory" || strings.HasPrefix(filepath.ToSlash(arg), "memory/"):
+		p = filepath.Join(j.layout.ZylosDir, arg)
+	default:
+		p = filepath.Join(j.dir, arg)
+	}
+	if rel, ok := j.inside(p); ok && (exists(p) || !j.isID(arg)) {
+		return rel, nil
+	}
+	if j.isID(arg) {
+		return j.idFile(arg), nil
+	}
+	return "", fmt.Errorf("%s %w", arg, ErrOutside)
+}
+
+// inside is p relative to memory/, when p is a path the journal keeps.
+func (j *Journal) inside(p string) (string, bool) {
+	rel, err := filepath.Rel(j.dir, filepath.Clean(p))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	top, _, _ := strings.Cut(rel, "/")
+	if top == ".git" || top == ".state" {
+		return "", false
+	}
+	return rel, true
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// isID reports whether arg names a record or a reference entry.
+func (j *Journal) isID(arg string) bool {
+	return !strings.ContainsAny(arg, "/\\.") && j.idFile(arg) != ""
+}
+
+// idFile finds the file of a record id or a reference entry id.
+func (j *Journal) idFile(id string) string {
+	if m, _ := filepath.Glob(filepath.Join(j.layout.RecordsDir(), "*", id+".json")); len(m) == 1 {
+		rel, _ := j.inside(m[0])
+		return rel
+	}
+	files, _ := filepath.Glob(filepath.Join(j.layout.ReferenceDir(), "*.md"))
+	for _, f := range files {
+		data, err := regfile.ReadFile(f)
+		if err == nil && strings.Contains(string(data), "<!-- id: "+id+" -->") {
+			rel, _ := j.inside(f)
+			return rel
+		}
+	}
+	return ""
+}
