@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -54,7 +56,7 @@ func formatAnswers(root, attrs string, hits []fulltext.Hit, ts []string, budget 
 			items = append(items, it)
 		}
 	}
-	avail := min(budget, MaxContextBytes) - runes(open) - runes(closing)
+	avail := min(budget, tiers.ContextLimit) - runes(open) - runes(closing)
 	// the fixed part of each line, and at least a little of its words
 	fixed := func(it answerItem) int { return runes("- "+it.head+it.sep+" -> "+it.cite+"\n") + minAnswerRunes }
 	for len(items) > 0 {
@@ -254,7 +256,7 @@ func fitText(segs []string, ts []string, limit int) string {
 // s from a word at most before characters ahead of it, with an ellipsis
 // for what it leaves out.
 func fromNear(s string, at, far, before int) string {
-	if at <= 0 || at >= len(s) || utf8.RuneCountInString(s[:at]) <= far {
+	if at <= 0 || at >= len(s) || jsstring.Len(s[:at]) <= far {
 		return s
 	}
 	start := at
@@ -272,24 +274,17 @@ func fromNear(s string, at, far, before int) string {
 // boundary when one is near (text without spaces, as CJK, is cut at a
 // character), without trailing spaces or separators.
 func cutAtWord(s string, n int) string {
-	if runes(s) <= n {
+	if jsstring.Len(s) <= n {
 		return s
 	}
-	end := 0
-	for i := range s {
-		if n == 0 {
-			end = i
-			break
-		}
-		n--
-	}
-	cut := s[:end]
+	cut := jsstring.Cut(s, n)
 	if sp := strings.LastIndexByte(cut, ' '); sp > len(cut)*2/3 {
 		cut = cut[:sp]
 	}
 	return strings.TrimRight(cut, " |;,")
 }
 
-func runes(s string) int { return utf8.RuneCountInString(s) }
+// runes counts characters as Claude Code does: UTF-16 code units.
+func runes(s string) int { return jsstring.Len(s) }
 
 func escapedRunes(s string) int { return runes(records.EscapeXML(s)) }

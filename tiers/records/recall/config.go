@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -28,7 +29,7 @@ type settings struct {
 // descriptions. An unreadable config gives
 // the defaults, as in the plugin. max_inject is clamped to [0, 20], not
 // rejected; only a value that is no number at all gives the default and a
-// warning for stderr. excerpt_chars is clamped to [0, MaxContextBytes].
+// warning for stderr. excerpt_chars is clamped to [0, tiers.ContextLimit].
 func retrievalSettings(root string) settings {
 	def := records.DefaultConfig()
 	s := settings{enabled: def.RetrievalEnabled, maxInject: def.MaxInject, excerptBudget: DefaultExcerptBudget}
@@ -49,7 +50,7 @@ func retrievalSettings(root string) settings {
 	}
 	if raw, ok := ret["excerpt_chars"]; ok {
 		if n, err := toInt(raw); err == nil {
-			s.excerptBudget = min(max(n, 0), MaxContextBytes)
+			s.excerptBudget = min(max(n, 0), tiers.ContextLimit)
 		}
 	}
 	return s

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -232,8 +234,8 @@ func TestRetrieveContextCap(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(h.root, "memory-config.json"), []byte(`{"retrieval":{"max_inject":20,"excerpt_chars":10000}}`), 0o644)
 	out := h.retrieve(t, "kafka layout question")
-	if len(out) > MaxContextBytes || !strings.HasSuffix(out, "</memory-context>\n") || strings.Count(out, "\n- [") != 20 {
-		t.Errorf("block of %d bytes, want a closed block of 20 memories within %d:\n%s", len(out), MaxContextBytes, out)
+	if jsstring.Len(out) > tiers.ContextLimit || !strings.HasSuffix(out, "</memory-context>\n") || strings.Count(out, "\n- [") != 20 {
+		t.Errorf("block of %d characters, want a closed block of 20 memories within %d:\n%s", jsstring.Len(out), tiers.ContextLimit, out)
 	}
 }
 
@@ -280,7 +282,7 @@ func FuzzRetrieveInput(f *testing.F) {
 			return
 		}
 		if !strings.HasPrefix(out, "<memory-context source=") || !strings.HasSuffix(out, "</memory-context>\n") ||
-			strings.Count(out, "memory-context") != 2 || len(out) > MaxContextBytes {
+			strings.Count(out, "memory-context") != 2 || len(out) > tiers.ContextLimit {
 			t.Fatalf("malformed block for %q:\n%s", in.Prompt, out)
 		}
 	})

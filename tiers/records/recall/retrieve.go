@@ -11,14 +11,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
-
-// MaxContextBytes caps the text one prompt may inject (Claude Code's hook
-// output limit is 10,000 characters).
-const MaxContextBytes = 10000
 
 // minPromptLen: shorter prompts ("yes", "go on") carry no topic.
 const minPromptLen = 10
@@ -184,16 +181,19 @@ func busyTimeout(ctx context.Context) time.Duration {
 
 // formatContext renders the block the hook prints. Titles, tags, excerpts
 // and paths are sanitized: any file of memory may have been written by
-// hand. Lines that would take the block past MaxContextBytes are left out;
+// hand. Lines that would take the block past Claude Code's cap
+// (tiers.ContextLimit, in UTF-16 code units) are left out;
 // excerpts stop at the budget. attrs are further attributes of the opening
 // tag (the category descriptions).
 func formatContext(root, attrs string, memories, excerpts []fulltext.Hit, budget int) string {
 	const closing = "</memory-context>\n"
 	var b strings.Builder
 	fmt.Fprintf(&b, "<memory-context source=\"%s/\"%s>\n", injectSafePath(citePath(records.Base(root), root)), attrs)
+	size := jsstring.Len(b.String())
 	add := func(line string) {
-		if b.Len()+len(line)+len(closing) <= MaxContextBytes {
+		if n := jsstring.Len(line); size+n+len(closing) <= tiers.ContextLimit {
 			b.WriteString(line)
+			size += n
 		}
 	}
 	for _, h := range memories {
