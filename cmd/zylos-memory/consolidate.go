@@ -24,13 +24,13 @@ func newConsolidateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "entries", Usage: "add the entry findings (old decisions and projects, conflicting preferences, malformed entries), each with the record behind it, as \"entries\""},
 			&cli.BoolFlag{Name: "apply", Usage: "archive old sessions, decisions and completed projects; print what was moved"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: journaled("consolidate", "apply", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
 			}
 			return runConsolidate(e, consolidateOptions{entries: c.Bool("entries"), apply: c.Bool("apply")})
-		},
+		}),
 	}
 }
 

@@ -13,37 +13,14 @@ import (
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journaledCommands are the commands that write memory, with the flag
-// that makes them write when they only report without it: each is one
-// journal commit of what it changed, after one of the external edits it
-// found (see journaled).
-var journaledCommands = map[string]string{
-	"init": "", "rotate": "", "consolidate": "apply", "sync run": "",
-	"records write": "", "records ingest": "", "records enforce": "", "records index": "", "records validate": "",
-}
-
 // sessionVar is the variable Claude Code sets for the commands its Bash
 // tool runs: the session a command run by the agent belongs to.
 const sessionVar = "CLAUDE_CODE_SESSION_ID"
 
-// wrapped are the commands journalCommands has wrapped already (the app
-// is built more than once in tests).
-var wrapped = map[*cli.Command]bool{}
-
-// journalCommands wraps the action of each journaled command, at any depth.
-func journalCommands(cmds []*cli.Command, parent string) {
-	for _, c := range cmds {
-		name := strings.TrimSpace(parent + " " + c.Name)
-		if writes, ok := journaledCommands[name]; ok && c.Action != nil && !wrapped[c] {
-			c.Action = journaled(name, writes, c.Action)
-			wrapped[c] = true
-		}
-		journalCommands(c.Subcommands, name)
-	}
-}
-
-// journaled commits the external edits found before the command and then
-// what the command changed. A journal failure is one line on stderr, once,
+// journaled wraps the action of a command that writes memory, named as its
+// commits name it; writes is the flag without which it only reports (""
+// when it always writes). It commits the external edits found before the
+// command and then what the command changed. A journal failure is one line on stderr, once,
 // and never the command's failure.
 func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {

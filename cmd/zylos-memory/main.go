@@ -73,7 +73,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, extra ...*cli.Command) *c
 	for _, c := range cmds {
 		setUsageErrors(c)
 	}
-	journalCommands(cmds, "")
 	return &cli.App{
 		Name:  "zylos-memory",
 		Usage: "persistent tiered memory for an autonomous Claude Code agent",

@@ -20,7 +20,7 @@ func newRecordsEnforceCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be retired without retiring anything"},
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: journaled("records enforce", "", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
@@ -39,7 +39,7 @@ func newRecordsEnforceCommand() *cli.Command {
 				MaxRetire: c.Int("max-retire"), DryRun: c.Bool("dry-run"), Now: e.now(), Warn: warnTo(e.stderr),
 			})
 			return recordsAnswer(e, ans, err)
-		},
+		}),
 	}
 }
 

@@ -20,7 +20,7 @@ func newRecordsIngestCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change; change nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "answer {\"dry_run\",\"changes\",\"problems\"} as JSON"},
 		},
-		Action: runRecordsIngest,
+		Action: journaled("records ingest", "", runRecordsIngest),
 	}
 }
 

@@ -25,7 +25,7 @@ func newRecordsWriteCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "reason for retire/archive"},
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
-		Action: runRecordsWrite,
+		Action: journaled("records write", "", runRecordsWrite),
 	}
 }
 
