@@ -37,6 +37,7 @@ func (j *Journal) Snapshot(now time.Time) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("snapshot: %w", err)
 	case res == nil:
+		//lint:ignore ST1005 daily-commit.js prints this sentence
 		return "", fmt.Errorf("%w: No memory changes to commit.", ErrSnapshotSkipped)
 	}
 	return fmt.Sprintf("memory: %s (%s)", c.Summary, short(res.Rev)), nil
