@@ -181,7 +181,7 @@ func TestMCPSaveSearchReadUpdate(t *testing.T) {
 	read := mustCall(t, s, "memory_read", map[string]any{"ref": "use-cron-for-schedules"})
 	hash := regexp.MustCompile(`hash: ([0-9a-f]{32})`).FindStringSubmatch(read)
 	if hash == nil || !strings.Contains(read, "robfig/cron") || !strings.Contains(read, "Entry memory/reference/decisions.md:") ||
-		!strings.Contains(read, "no journal in this home") {
+		!strings.Contains(read, "Recent history:\n") || !strings.Contains(read, "command=mcp memory_save") {
 		t.Fatalf("read answered %s", read)
 	}
 	// A citation reads the entry and its record.
@@ -244,46 +244,96 @@ func TestMCPToolErrorsSayWhatToFix(t *testing.T) {
 	mustCall(t, s, "memory_status", map[string]any{})
 }
 
+// The tools read the journal the history command reads: init's commit,
+// the external edit found before a command, a records write with its
+// session, a save of its own; and say so when there is none.
 func TestMCPStatusAndHistory(t *testing.T) {
 	zylos := mcpHome(t)
-	s, _ := mcpSession(t, zylos)
+	mem := filepath.Join(zylos, "memory")
+	s, _ := mcpSession(t, zylos, "CLAUDE_CODE_SESSION_ID=s-mcp")
 	status := mustCall(t, s, "memory_status", map[string]any{})
 	for _, want := range []string{"Core.md budget:", "reference/decisions.md", "Records: none yet",
-		"Conversation log (C4): every conversation is summarized",
-		"Last changes:\nno journal in this home"} {
+		"Conversation log (C4): every conversation is summarized", "Last changes:\n"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %q:\n%s", want, status)
 		}
 	}
-	if got := mustCall(t, s, "memory_history", map[string]any{}); got != "no journal in this home (memory/ is not a git repository yet): no history to show\n" {
-		t.Errorf("history without a journal: %q", got)
+	line := `[0-9a-f]{10} \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d) `
+	if !regexp.MustCompile(`Last changes:\n` + line + `source=command command=init init: create core.md, .* \+\d+ -0\n$`).MatchString(status) {
+		t.Errorf("status does not end with init's commit:\n%s", status)
 	}
-	// A journal is stock git in memory/ with the Zylos trailers.
-	mem := filepath.Join(zylos, "memory")
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-C", mem, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
+
+	// A records write: the hand-written decision first, as an external edit.
+	input := filepath.Join(mem, "records", ".staging", "in.json")
+	if err := os.MkdirAll(filepath.Dir(input), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, input, `{"title":"Keep the journal","tags":["git"],"content":{"status":"accepted","context":"c","decision":"git","rationale":["r"]}}`)
+	res := testutil.Run{ZylosDir: zylos, Env: []string{"CLAUDE_CODE_SESSION_ID=s-42"}}.Exec(t, "records", "write", "--action", "create",
+		"--category", "decision", "--input", input, "--target", filepath.Join(mem, "records", "decisions", "keep-the-journal.json"))
+	if res.Code != 0 {
+		t.Fatalf("records write: %+v", res)
+	}
+	got := mustCall(t, s, "memory_history", map[string]any{"limit": 2})
+	if !regexp.MustCompile(`^` + line + `source=command session=s-42 command=records write records write: create decision keep-the-journal, .* \+\d+ -0\n` +
+		line + `source=external external edit: update reference/decisions.md \+\d+ -\d+\n$`).MatchString(got) {
+		t.Errorf("history after records write:\n%s", got)
+	}
+	for _, ref := range []string{"keep-the-journal", "memory/records/decisions/keep-the-journal.json", "records/decisions/keep-the-journal.json"} {
+		if got := mustCall(t, s, "memory_history", map[string]any{"ref": ref}); strings.Count(got, "\n") != 1 || !strings.Contains(got, "session=s-42") {
+			t.Errorf("history of %s:\n%s", ref, got)
 		}
 	}
-	git("init", "-q")
-	git("add", "-A")
-	git("commit", "-q", "-m", "init", "-m", "Zylos-Source: init")
-	appendFile(t, filepath.Join(mem, "reference", "decisions.md"), "\n### [2026-03-02] Keep the journal\n- **Decision:** git\n- **Context:** x\n- **Status:** active\n")
-	git("commit", "-q", "-a", "-m", "Edit reference/decisions.md", "-m", "Zylos-Source: hook\nZylos-Session: s-42\nZylos-Tool: Edit")
-	got := mustCall(t, s, "memory_history", map[string]any{"session": "s-42"})
-	if !regexp.MustCompile(`^[0-9a-f]{7,} \S+ source=hook session=s-42 tool=Edit Edit reference/decisions.md \[reference/decisions.md\]\n$`).MatchString(got) {
-		t.Errorf("history of session s-42: %q", got)
+	// A citation names its file; an entry id names the file that holds it.
+	for _, ref := range []string{"memory/reference/decisions.md:3", "keep-the-journal"} {
+		if got := mustCall(t, s, "memory_history", map[string]any{"ref": ref, "limit": 1}); !strings.Contains(got, "command=records write") {
+			t.Errorf("history of %s:\n%s", ref, got)
+		}
 	}
-	if got := mustCall(t, s, "memory_history", map[string]any{"ref": "memory/reference/decisions.md:3", "limit": 1}); !strings.Contains(got, "session=s-42") || strings.Count(got, "\n") != 1 {
-		t.Errorf("history of decisions.md: %q", got)
+	if got := mustCall(t, s, "memory_history", map[string]any{"session": "s-42"}); strings.Count(got, "\n") != 1 {
+		t.Errorf("history of session s-42:\n%s", got)
 	}
+	if got := mustCall(t, s, "memory_history", map[string]any{"session": "s-none"}); got != "no changes recorded\n" {
+		t.Errorf("history of an unknown session: %q", got)
+	}
+	mustFail(t, s, "memory_history", map[string]any{"ref": "/etc/passwd"}, "is not a file of the memory the journal keeps")
+
+	// A save is one journal commit of its own, in the server's session.
 	mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A note", "content": map[string]any{"body": "x"}})
+	commit := gitIn(t, mem, "log", "-1", "--format=%s|%(trailers:only,unfold,separator=%x2C )")
+	if !strings.HasPrefix(commit, "mcp memory_save: ") || !strings.Contains(commit, "create note a-note") ||
+		!strings.HasSuffix(commit, "|Zylos-Source: command, Zylos-Session: s-mcp, Zylos-Command: mcp memory_save\n") {
+		t.Errorf("the save's commit: %q", commit)
+	}
+	if got := gitIn(t, mem, "status", "--porcelain"); got != "" {
+		t.Errorf("uncommitted after the save:\n%s", got)
+	}
+	read := mustCall(t, s, "memory_read", map[string]any{"ref": "a-note"})
+	if !regexp.MustCompile(`\nRecent history:\n` + line + `source=command session=s-mcp command=mcp memory_save mcp memory_save: .*create note a-note.* \+\d+ -0\n$`).MatchString(read) {
+		t.Errorf("read lacks the save in its history:\n%s", read)
+	}
 	got = mustCall(t, s, "memory_status", map[string]any{})
-	for _, want := range []string{"source=init", "Records: Memory Health Report", "NOTE: 1", "Health: GOOD"} {
+	for _, want := range []string{"command=mcp memory_save", "command=records write", "source=external", "Records: Memory Health Report", "NOTE: 1", "Health: GOOD"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("status lacks %q:\n%s", want, got)
 		}
+	}
+
+	// No journal: none made yet, or turned off.
+	if err := os.RemoveAll(filepath.Join(mem, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCall(t, s, "memory_history", map[string]any{}); got != "no journal in this home (memory/ is not a git repository yet): no history to show\n" {
+		t.Errorf("history without a journal: %q", got)
+	}
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "init", "--journal=false"); res.Code != 0 {
+		t.Fatalf("init --journal=false: %+v", res)
+	}
+	if got := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(got, "Last changes:\nno journal in this home (the journal is off") {
+		t.Errorf("status with the journal off:\n%s", got)
+	}
+	if got := mustCall(t, s, "memory_read", map[string]any{"ref": "a-note"}); !strings.HasSuffix(got, "Recent history:\nno journal in this home (the journal is off; `zylos-memory init --journal=true` turns it on): no history to show\n") {
+		t.Errorf("read with the journal off:\n%s", got)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,15 +12,11 @@ import (
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// sessionVar is the variable Claude Code sets for the commands its Bash
-// tool runs: the session a command run by the agent belongs to.
-const sessionVar = "CLAUDE_CODE_SESSION_ID"
-
 // journaled wraps the action of a command that writes memory, named as its
 // commits name it; writes is the flag without which it only reports (""
 // when it always writes). It commits the external edits found before the
-// command and then what the command changed. A journal failure is one line on stderr, once,
-// and never the command's failure.
+// command and then what the command changed. A journal failure is one line
+// on stderr, once, and never the command's failure.
 func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		e, err := envFrom(c)
@@ -31,17 +26,9 @@ func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 		j := journal.Open(e.layout)
 		j.Now = e.now
 		warn := func(err error) {
-			if err != nil && !errors.Is(err, journal.ErrBusy) && j.NewProblem(err) {
-				fmt.Fprintf(e.stderr, "zylos-memory: journal: %v (the memory is written; the journal catches up later)\n", err)
-			}
+			fmt.Fprintf(e.stderr, "zylos-memory: journal: %v (the memory is written; the journal catches up later)\n", err)
 		}
-		ctx := context.Background()
-		_, err = j.Commit(ctx, journal.Change{Source: journal.FromExternal})
-		warn(err)
-		runErr := action(c)
-		_, err = j.Commit(ctx, journal.Change{Source: journal.FromCommand, Command: name, Session: os.Getenv(sessionVar)})
-		warn(err)
-		return runErr
+		return j.Around(context.Background(), journal.CommandChange(name), warn, func() error { return action(c) })
 	}
 }
 
@@ -194,7 +181,7 @@ func restoreCommand(c *cli.Context) error {
 		return err
 	}
 	warn := func(s string) { fmt.Fprintln(e.stderr, s) }
-	msg, err := j.Restore(c.Context, journal.Change{Source: journal.FromCommand, Command: "restore", Session: os.Getenv(sessionVar)},
+	msg, err := j.Restore(c.Context, journal.CommandChange("restore"),
 		rel, rev, j.Restorer(rel, now, warn))
 	if err != nil {
 		return err
@@ -215,7 +202,7 @@ func undoCommand(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	lines, err := j.Undo(c.Context, journal.Change{Source: journal.FromCommand, Command: "undo", Session: os.Getenv(sessionVar)}, c.String("session"), loc)
+	lines, err := j.Undo(c.Context, journal.CommandChange("undo"), c.String("session"), loc)
 	if err != nil {
 		return err
 	}

@@ -4,108 +4,93 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journalQuery picks changes from the memory journal: those of one path
-// (slash, from the home), or of one session, or all; newest first.
-type journalQuery struct {
-	path, session string
-	limit         int
-}
-
-// noJournal is the answer of a home whose memory has no journal.
-const noJournal = "no journal in this home (memory/ is not a git repository yet): no history to show\n"
+// The answers of a home whose memory has no journal to read.
+const (
+	noJournal  = "no journal in this home (memory/ is not a git repository yet): no history to show\n"
+	journalOff = "no journal in this home (the journal is off; `zylos-memory init --journal=true` turns it on): no history to show\n"
+)
 
 // journalTimeout bounds a read of the journal.
 const journalTimeout = 5 * time.Second
 
-// journalLog is the one place the tools read history from. The journal is
-// stock git in memory/ with the trailers Zylos-Source, Zylos-Session and
-// Zylos-Tool on each commit; a home without memory/.git has none, and says
-// so. Each change is one line: short hash, date, source, session, tool,
-// subject and the files it touched.
-func (h Home) journalLog(ctx context.Context, q journalQuery) (string, error) {
-	mem := h.Layout.MemoryDir()
-	if _, err := os.Stat(filepath.Join(mem, ".git")); errors.Is(err, os.ErrNotExist) {
-		return noJournal, nil
+// journalLog is the changes q selects, read with the history command's
+// own journal.History, one line each, newest first: short rev, time,
+// source, session, tool, command, summary, +added -removed.
+func (h Home) journalLog(ctx context.Context, q journal.Query) (string, error) {
+	j := journal.Open(h.Layout)
+	if j.Off() {
+		return journalOff, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, journalTimeout)
 	defer cancel()
-	const sep = "\x1f"
-	format := strings.Join([]string{"%h", "%cI", "%(trailers:key=Zylos-Source,valueonly,separator=%x2C)",
-		"%(trailers:key=Zylos-Session,valueonly,separator=%x2C)", "%(trailers:key=Zylos-Tool,valueonly,separator=%x2C)", "%s"}, sep)
-	args := []string{"-C", mem, "log", "-n", strconv.Itoa(q.limit), "--name-only", "--format=" + "\x1e" + format}
-	if q.session != "" {
-		args = append(args, "--fixed-strings", "--grep", "Zylos-Session: "+q.session)
+	entries, err := j.History(ctx, q)
+	if errors.Is(err, journal.ErrNoHistory) {
+		return noJournal, nil
 	}
-	if q.path != "" {
-		args = append(args, "--", strings.TrimPrefix(q.path, "memory/"))
-	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return "", fmt.Errorf("read the memory journal: %s", strings.TrimSpace(string(exit.Stderr)))
-		}
 		return "", fmt.Errorf("read the memory journal: %w", err)
 	}
+	if len(entries) == 0 {
+		return "no changes recorded\n", nil
+	}
+	loc, err := h.Layout.Location()
+	if err != nil {
+		loc = time.UTC
+	}
 	var b strings.Builder
-	for _, commit := range strings.Split(string(out), "\x1e") {
-		head, files, _ := strings.Cut(strings.TrimSpace(commit), "\n")
-		f := strings.Split(head, sep)
-		if len(f) != 6 {
-			continue
-		}
-		fmt.Fprintf(&b, "%s %s", f[0], f[1])
-		for i, label := range []string{"source", "session", "tool"} {
-			if f[2+i] != "" {
-				fmt.Fprintf(&b, " %s=%s", label, f[2+i])
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%.10s %s", e.Rev, e.Time.In(loc).Format(time.RFC3339))
+		for _, f := range [][2]string{{"source", e.Source}, {"session", e.Session}, {"tool", e.Tool}, {"command", e.Command}} {
+			if f[1] != "" {
+				fmt.Fprintf(&b, " %s=%s", f[0], f[1])
 			}
 		}
-		fmt.Fprintf(&b, " %s", f[5])
-		if files = strings.Join(strings.Fields(files), ", "); files != "" {
-			fmt.Fprintf(&b, " [%s]", files)
-		}
-		b.WriteString("\n")
-	}
-	if b.Len() == 0 {
-		return "no changes recorded\n", nil
+		fmt.Fprintf(&b, " %s +%d -%d\n", e.Summary, e.Added, e.Removed)
 	}
 	return b.String(), nil
 }
 
+// journalPath is a path from the home (memory/…) as the journal names it.
+func journalPath(rel string) string { return strings.TrimPrefix(rel, "memory/") }
+
 type historyInput struct {
-	Ref     string `json:"ref,omitempty" jsonschema:"the memory whose changes to show: a citation, path or record id; empty: all"`
+	Ref     string `json:"ref,omitempty" jsonschema:"the memory whose changes to show: a citation, path, record id or entry id; empty: all"`
 	Session string `json:"session,omitempty" jsonschema:"only the changes of this Claude Code session id"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"most changes, default 20, at most 200"`
 }
 
 func (h Home) history(ctx context.Context, in historyInput) (string, error) {
-	q := journalQuery{session: strings.TrimSpace(in.Session), limit: in.Limit}
+	q := journal.Query{Session: strings.TrimSpace(in.Session), Limit: in.Limit}
 	switch {
-	case q.limit < 0:
+	case q.Limit < 0:
 		return "", errors.New("limit must be 0 or more")
-	case q.limit == 0:
-		q.limit = 20
+	case q.Limit == 0:
+		q.Limit = 20
 	}
-	q.limit = min(q.limit, 200)
-	if strings.TrimSpace(in.Ref) != "" {
-		r, err := h.resolve(in.Ref)
-		if err != nil {
-			return "", err
-		}
-		if r.c4 > 0 {
+	q.Limit = min(q.Limit, 200)
+	if ref := strings.TrimSpace(in.Ref); ref != "" {
+		if strings.HasPrefix(ref, "c4:") {
 			return "", fmt.Errorf("ref %q: a conversation has no history; give a memory path or record id", in.Ref)
 		}
-		q.path = r.rel
+		if i := strings.LastIndexByte(ref, ':'); i > 0 {
+			if _, err := strconv.Atoi(ref[i+1:]); err == nil {
+				ref = ref[:i] // a citation's file
+			}
+		}
+		// As the history command reads it: a path (kept or deleted), a
+		// record id or a reference entry id.
+		rel, err := journal.Open(h.Layout).Rel(ref, "")
+		if err != nil {
+			return "", fmt.Errorf("ref %q: %w; give a path under memory/, a record id or an entry id", in.Ref, err)
+		}
+		q.Path = rel
 	}
 	return h.journalLog(ctx, q)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -42,7 +43,7 @@ func (h Home) read(ctx context.Context, in readInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	changes, err := h.journalLog(ctx, journalQuery{path: r.rel, limit: historyInRead})
+	changes, err := h.journalLog(ctx, journal.Query{Path: journalPath(r.rel), Limit: historyInRead})
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers/bridge"
+	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -24,8 +25,9 @@ type saveInput struct {
 
 // save creates or updates one record through records write's own path:
 // the schema, the lock, the hash check (OCC), the markdown view rendered
-// under the lock, one change-log entry.
-func (h Home) save(_ context.Context, in saveInput) (string, error) {
+// under the lock, one change-log entry; and one journal commit, as
+// records write makes.
+func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 	if !records.ValidCategory(in.Category) {
 		return "", fmt.Errorf("category %q: choose from %s", in.Category, strings.Join(records.Categories, ", "))
 	}
@@ -87,7 +89,13 @@ func (h Home) save(_ context.Context, in saveInput) (string, error) {
 	if home.HasView() {
 		w.View = home.View()
 	}
-	ans, err := records.Write(w)
+	var ans records.Answer
+	j := journal.Open(h.Layout)
+	j.Now = h.Now
+	err = j.Around(ctx, journal.CommandChange(saveCommand), func(err error) { warn("journal: " + err.Error()) }, func() (err error) {
+		ans, err = records.Write(w)
+		return err
+	})
 	for _, s := range warnings {
 		h.logf("%s", s)
 	}
@@ -103,6 +111,9 @@ func (h Home) save(_ context.Context, in saveInput) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// saveCommand is the command a save's journal commit names.
+const saveCommand = "mcp memory_save"
 
 // maxSave bounds what one save stores, as records write bounds its
 // input file: a memory is a few kilobytes.

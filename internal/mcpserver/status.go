@@ -9,6 +9,7 @@ import (
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -33,7 +34,7 @@ func (h Home) status(ctx context.Context, _ statusInput) (string, error) {
 		fmt.Fprintf(&b, "cannot read them: %v\n", err)
 	}
 	b.WriteString("\nConversation log (C4): " + h.backlog() + "\n")
-	changes, err := h.journalLog(ctx, journalQuery{limit: lastChanges})
+	changes, err := h.journalLog(ctx, journal.Query{Limit: lastChanges})
 	if err != nil {
 		changes = err.Error() + "\n"
 	}
