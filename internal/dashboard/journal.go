@@ -282,7 +282,7 @@ func (j *gitJournal) RestoreDiff(ctx context.Context, rev, file string) (string,
 		return "", fmt.Errorf("not a change id: %q", rev)
 	}
 	const maxDiff = 1 << 20
-	diff, cut, err := j.gitBounded(ctx, maxDiff, "diff", "--no-color", "--no-ext-diff", "--no-renames", "-R", rev, "--", ":(literal)"+file)
+	diff, cut, err := j.gitBounded(ctx, maxDiff, "diff", "--no-color", "--no-ext-diff", "--no-renames", "-R", "--src-prefix=restored/", "--dst-prefix=now/", rev, "--", ":(literal)"+file)
 	if err != nil {
 		return "", err
 	}
