@@ -227,7 +227,9 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 	if !isRev(rev) {
 		return Change{}, "", fmt.Errorf("not a change id: %q", rev)
 	}
-	out, err := j.git(ctx, "log", "-1", changeFormat, "--name-only", "--no-renames", rev, "--")
+	// --root: one change's page lists the first change's files too, so
+	// that each can be restored as it was then.
+	out, err := j.git(ctx, "log", "-1", changeFormat, "--name-only", "--no-renames", "--root", rev, "--")
 	if err != nil {
 		return Change{}, "", err
 	}
@@ -236,7 +238,7 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 		return Change{}, "", fmt.Errorf("journal: change %s not understood", rev)
 	}
 	const maxDiff = 1 << 20
-	diff, cut, err := j.gitBounded(ctx, maxDiff, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", rev, "--")
+	diff, cut, err := j.gitBounded(ctx, maxDiff, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", "--root", rev, "--")
 	if err != nil {
 		return c, "", err
 	}

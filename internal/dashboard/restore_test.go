@@ -187,3 +187,16 @@ func TestRestoreAndUndoRefuseBadInputAndChangeNothing(t *testing.T) {
 		t.Errorf("the journal moved: %s", got)
 	}
 }
+
+func TestTheFirstChangeOffersItsFilesToRestore(t *testing.T) {
+	l := testHome(t, true)
+	srv := serve(t, l, nil)
+	first := gitOut(t, l, "rev-list", "--max-parents=0", "HEAD")
+	page := srv.get(t, "/change?rev="+first)
+	mustContain(t, page, `/restore?rev=`+first+`&amp;file=core.md`, "&#43;# Core")
+	// The first change lists its first files only; a file's timeline
+	// offers every change of it.
+	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `/restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
+	confirm := srv.get(t, "/restore?rev="+first+"&file=reference/decisions.md")
+	mustContain(t, confirm, "-### [2026-03-15] Pick the walrus queue", `name="rev" value="`+first+`"`)
+}
