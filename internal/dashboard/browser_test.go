@@ -38,14 +38,16 @@ func artifactDir(t *testing.T) string {
 
 // TestInABrowser opens the dashboard in headless Chromium as an operator
 // does: the URL `zylos-memory ui` prints, the overview, a search, an
-// entry. Restoring a file from the timeline is left to the journal's
-// restore, which this build does not have yet.
+// entry, and restoring a file from the timeline.
 func TestInABrowser(t *testing.T) {
 	bin, ok := chromiumPath()
 	if !ok {
 		t.Skip("Chromium is not installed (apt-get install -y chromium; .ci/run installs it when it can)")
 	}
 	l := testHome(t, true)
+	decisions := filepath.Join(l.ReferenceDir(), "decisions.md")
+	write(t, decisions, strings.Replace(readFile(t, decisions), "- **Decision:** walrus", "- **Decision:** narwhal", 1))
+	git(t, l, "commit", "-q", "-am", "edit decisions.md again\n\nZylos-Source: hook\nZylos-Session: s-43\nZylos-Tool: Edit")
 	srv, err := Listen("127.0.0.1:0", Options{Layout: l, Now: func() time.Time { return testNow }})
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +117,18 @@ func TestInABrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("article.entry")))
 	entry := text("main")
 	shot("3-entry")
+	// Restore decisions.md as an earlier change left it: the file's
+	// timeline, that change, its restore link, the confirmation.
+	step("open the file's earlier change", chromedp.Navigate(base+"/timeline?file=reference/decisions.md"),
+		chromedp.Click(chromedp.Search(`//td[contains(., "edit decisions.md") and not(contains(., "again"))]/a`)),
+		chromedp.WaitVisible(chromedp.CSS("pre.diff")))
+	step("confirm the restore", chromedp.Click(chromedp.Search(`//a[@class="restore" and contains(@href, "file=reference%2fdecisions.md")]`)),
+		chromedp.WaitVisible(chromedp.ID("confirm")))
+	confirm := text("main")
+	shot("4-restore-confirm")
+	step("restore", chromedp.Click(chromedp.ID("confirm")), chromedp.WaitVisible(chromedp.ID("result")))
+	restored := text("#result")
+	shot("5-restored")
 
 	if strings.Contains(location, "token=") {
 		t.Errorf("the token stayed in the address bar: %s", location)
@@ -134,6 +148,15 @@ func TestInABrowser(t *testing.T) {
 		if !strings.Contains(entry, want) {
 			t.Errorf("entry page lacks %q:\n%s", want, entry)
 		}
+	}
+	if !strings.Contains(confirm, "-- **Decision:** narwhal") || !strings.Contains(confirm, "+- **Decision:** walrus") {
+		t.Errorf("the confirmation does not show the change to come:\n%s", confirm)
+	}
+	if !strings.HasPrefix(restored, "restored memory/reference/decisions.md as at ") {
+		t.Errorf("result: %q", restored)
+	}
+	if data := readFile(t, decisions); strings.Contains(data, "narwhal") || !strings.Contains(data, "- **Decision:** walrus") {
+		t.Errorf("decisions.md was not restored:\n%s", data)
 	}
 	t.Logf("screenshots in %s", shots)
 }

@@ -29,6 +29,8 @@ type Journal interface {
 	Show(ctx context.Context, rev string) (Change, string, error)
 	// Sizes are the file sizes (paths relative to memory/) at rev.
 	Sizes(ctx context.Context, rev string) (map[string]int64, error)
+	// RestoreDiff is what restoring file as at rev would change.
+	RestoreDiff(ctx context.Context, rev, file string) (string, error)
 }
 
 // ChangeFilter selects changes; empty fields select all.
@@ -225,7 +227,9 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 	if !isRev(rev) {
 		return Change{}, "", fmt.Errorf("not a change id: %q", rev)
 	}
-	out, err := j.git(ctx, "log", "-1", changeFormat, "--name-only", "--no-renames", rev, "--")
+	// --root: one change's page lists the first change's files too, so
+	// that each can be restored as it was then.
+	out, err := j.git(ctx, "log", "-1", changeFormat, "--name-only", "--no-renames", "--root", rev, "--")
 	if err != nil {
 		return Change{}, "", err
 	}
@@ -234,7 +238,7 @@ func (j *gitJournal) Show(ctx context.Context, rev string) (Change, string, erro
 		return Change{}, "", fmt.Errorf("journal: change %s not understood", rev)
 	}
 	const maxDiff = 1 << 20
-	diff, cut, err := j.gitBounded(ctx, maxDiff, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", rev, "--")
+	diff, cut, err := j.gitBounded(ctx, maxDiff, "show", "--format=", "--patch", "--no-renames", "--no-color", "--no-ext-diff", "--root", rev, "--")
 	if err != nil {
 		return c, "", err
 	}
@@ -271,4 +275,22 @@ func (j *gitJournal) Sizes(ctx context.Context, rev string) (map[string]int64, e
 		sizes[string(path)] = n
 	}
 	return sizes, nil
+}
+
+// RestoreDiff is what restoring file (relative to memory/) as at rev
+// would change: the file now against that version, as a diff.
+func (j *gitJournal) RestoreDiff(ctx context.Context, rev, file string) (string, error) {
+	if !isRev(rev) {
+		return "", fmt.Errorf("not a change id: %q", rev)
+	}
+	const maxDiff = 1 << 20
+	diff, cut, err := j.gitBounded(ctx, maxDiff, "diff", "--no-color", "--no-ext-diff", "--no-renames", "-R", "--src-prefix=restored/", "--dst-prefix=now/", rev, "--", ":(literal)"+file)
+	if err != nil {
+		return "", err
+	}
+	text := strings.ToValidUTF8(string(diff), "\uFFFD")
+	if cut {
+		text += "\n[the diff is cut at 1 MB]\n"
+	}
+	return text, nil
 }

@@ -93,6 +93,10 @@ func (s *site) routes() {
 		}
 		s.mux.Handle("GET "+path, s.page(fn))
 	}
+	s.mux.Handle("GET /restore", s.page(s.restoreConfirm))
+	s.mux.Handle("POST /restore", s.page(s.restore))
+	s.mux.Handle("GET /undo", s.page(s.undoConfirm))
+	s.mux.Handle("POST /undo", s.page(s.undo))
 	s.mux.HandleFunc("POST /health", s.refreshHealth)
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)

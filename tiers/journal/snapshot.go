@@ -13,6 +13,10 @@ import (
 // in the middle of something (a merge, a rebase, another git's lock).
 var ErrSnapshotSkipped = errors.New("snapshot skipped")
 
+// noSnapshotChanges is zylos's own words for a day without changes, which
+// the scheduler shows as the skip's reason.
+const noSnapshotChanges = "No memory changes to commit."
+
 // snapshotTimeout bounds a daily snapshot.
 const snapshotTimeout = time.Minute
 
@@ -37,8 +41,7 @@ func (j *Journal) Snapshot(now time.Time) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("snapshot: %w", err)
 	case res == nil:
-		//lint:ignore ST1005 daily-commit.js prints this sentence
-		return "", fmt.Errorf("%w: No memory changes to commit.", ErrSnapshotSkipped)
+		return "", fmt.Errorf("%w: %s", ErrSnapshotSkipped, noSnapshotChanges)
 	}
 	return fmt.Sprintf("memory: %s (%s)", c.Summary, short(res.Rev)), nil
 }
