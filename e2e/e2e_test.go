@@ -44,21 +44,11 @@ func home(t *testing.T) (zylos, userHome string) {
 	if res := initRun.Exec(t, "init", "--capture-prompts"); res.Code != 0 {
 		t.Fatalf("init: %+v", res)
 	}
-	write(t, filepath.Join(zylos, "memory", "core.md"), "# Core\n\nThe owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\n")
-	write(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
+	testutil.WriteFile(t, filepath.Join(zylos, "memory", "core.md"), "# Core\n\nThe owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\n")
+	testutil.WriteFile(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
 		"### [2026-03-01] Use SQLite for the conversation log\n- **Decision:** SQLite database with WAL\n"+
 		"- **Context:** embedded database, no server\n- **Status:** active\n")
 	return zylos, userHome
-}
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // runClient runs one non-interactive Claude Code session in the home

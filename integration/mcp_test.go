@@ -28,7 +28,7 @@ func mcpHome(t testing.TB) string {
 	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "init"); res.Code != 0 {
 		t.Fatalf("init: %+v", res)
 	}
-	writeFile(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
+	testutil.WriteFile(t, filepath.Join(zylos, "memory", "reference", "decisions.md"), "# Decisions Log\n\n"+
 		"### [2026-03-01] Use SQLite for the conversation log\n- **Decision:** SQLite with WAL\n"+
 		"- **Context:** embedded database, no server\n- **Status:** active\n")
 	return zylos
@@ -268,7 +268,7 @@ func TestMCPStatusAndHistory(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(input), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, input, `{"title":"Keep the journal","tags":["git"],"content":{"status":"accepted","context":"c","decision":"git","rationale":["r"]}}`)
+	testutil.WriteFile(t, input, `{"title":"Keep the journal","tags":["git"],"content":{"status":"accepted","context":"c","decision":"git","rationale":["r"]}}`)
 	res := testutil.Run{ZylosDir: zylos, Env: []string{"CLAUDE_CODE_SESSION_ID=s-42"}}.Exec(t, "records", "write", "--action", "create",
 		"--category", "decision", "--input", input, "--target", filepath.Join(mem, "records", "decisions", "keep-the-journal.json"))
 	if res.Code != 0 {
@@ -480,16 +480,6 @@ func TestMCPWithoutServerBinary(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "zylos-memory-mcp is not installed beside") || !strings.Contains(string(out), "make install") {
 		t.Errorf("mcp without its server binary: %v %s", err, out)
-	}
-}
-
-func writeFile(t testing.TB, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -94,12 +94,12 @@ func answerHome(t *testing.T) string {
 	for i := range 12 {
 		fmt.Fprintf(&log, "**09:%02d** - checked the ledger import batch %d\n", i, i)
 	}
-	recallWrite(t, filepath.Join(zd, "memory", "sessions", "2026-11-18.md"), log.String())
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", "2026-11-18.md"), log.String())
 	for i, day := range []string{"2026-11-10", "2026-11-11", "2026-11-12"} {
-		recallWrite(t, filepath.Join(zd, "memory", "sessions", day+".md"),
+		testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", day+".md"),
 			fmt.Sprintf("# Session Log: %s\n\n**1%d:00** - the ledger import failed on row %d\n", day, i, i))
 	}
-	recallWrite(t, filepath.Join(zd, "memory", "sessions", "2026-11-13.md"), "# Session Log: 2026-11-13\n\n"+
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", "2026-11-13.md"), "# Session Log: 2026-11-13\n\n"+
 		"**09:00** - 我们决定使用数据库迁移方案\n**09:10** - 東京のサーバーを再起動した\n**09:20** - 회의록을 정리했습니다\n")
 	return zd
 }
@@ -156,7 +156,7 @@ func TestPromptHookBudget(t *testing.T) {
 	zd := freshHome(t, "v2")
 	filler := strings.Repeat("unrelated words about other things ", 30)
 	for i := range 8 {
-		recallWrite(t, filepath.Join(zd, "memory", "sessions", fmt.Sprintf("2026-11-%02d.md", i+1)),
+		testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", fmt.Sprintf("2026-11-%02d.md", i+1)),
 			fmt.Sprintf("# Session Log: 2026-11-%02d\n\n**10:00** - %s then the walrus tank number %d was cleaned\n", i+1, filler, i))
 	}
 	got := promptContext(t, zd, "when was the walrus tank cleaned?")
@@ -169,7 +169,7 @@ func TestPromptHookBudget(t *testing.T) {
 			t.Errorf("not cut around the query: %q", l)
 		}
 	}
-	recallWrite(t, filepath.Join(zd, "memory", "records", "memory-config.json"), `{"retrieval":{"excerpt_chars":400}}`)
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "records", "memory-config.json"), `{"retrieval":{"excerpt_chars":400}}`)
 	if got := promptContext(t, zd, "when was the walrus tank cleaned?"); utf8.RuneCountInString(got) > 400 || !strings.Contains(got, "walrus") {
 		t.Errorf("excerpt_chars 400: %d characters:\n%s", utf8.RuneCountInString(got), got)
 	}
@@ -200,7 +200,7 @@ func TestPromptHookCJK(t *testing.T) {
 func TestPromptHookBadInput(t *testing.T) {
 	zd := answerHome(t)
 	huge := strings.Repeat("数据库迁移方案東京サーバー회의록", 10<<20/48)
-	recallWrite(t, filepath.Join(zd, "memory", "sessions", "2026-11-14.md"), "# Session Log: 2026-11-14\n\n**08:00** - "+huge+"\n")
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", "2026-11-14.md"), "# Session Log: 2026-11-14\n\n**08:00** - "+huge+"\n")
 	if res := (testutil.Run{ZylosDir: zd}).Exec(t, "reindex"); res.Code != 0 {
 		t.Fatalf("reindex: %+v", res)
 	}

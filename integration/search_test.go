@@ -16,10 +16,10 @@ import (
 // C4 conversation.
 func searchHome(t *testing.T) string {
 	zd := recallHome(t)
-	recallWrite(t, filepath.Join(zd, "memory", "sessions", "2026-03-08.md"), "# Session Log: 2026-03-08\n\n"+
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", "2026-03-08.md"), "# Session Log: 2026-03-08\n\n"+
 		"**10:15** - Discussed the kangaroo migration with Dana\n  the cutover is on a Sunday night\n\n"+
 		"**11:40** - Decided to keep Postgres for billing\n")
-	recallWrite(t, filepath.Join(zd, "memory", "sessions", "current.md"), "# Session Log: 2026-03-15\n\n**09:00** - Reviewed the backup rotation\n")
+	testutil.WriteFile(t, filepath.Join(zd, "memory", "sessions", "current.md"), "# Session Log: 2026-03-15\n\n**09:00** - Reviewed the backup rotation\n")
 	c4fixture.Create(t, filepath.Join(zd, "comm-bridge", "c4.db"), 0, 0)
 	db, err := sql.Open("sqlite3", filepath.Join(zd, "comm-bridge", "c4.db"))
 	if err != nil {

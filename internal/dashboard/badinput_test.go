@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -24,39 +25,39 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 		{"missing index", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "memory/.state/search.db")) },
 			"/", "search index is missing or must be rebuilt", []string{"memory-sync-periodic", `id="backlog"`, "edit decisions.md"}},
 		{"corrupt index", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
+			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
 		}, "/search?q=kafka", "search index is missing or must be rebuilt", nil},
 		{"corrupt index on the calendar", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
+			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
 		}, "/sessions?year=2026", "shading by size", []string{`href="/day?date=2026-03-14"`}},
 		{"missing c4.db", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "comm-bridge/c4.db")) },
 			"/", "c4 database not found", []string{"memory-sync-periodic", "DECISION", "edit decisions.md"}},
 		{"corrupt c4.db", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "comm-bridge/c4.db"), strings.Repeat("garbage!", 1000))
+			testutil.WriteFile(t, filepath.Join(dir, "comm-bridge/c4.db"), strings.Repeat("garbage!", 1000))
 		}, "/", "c4 db", []string{"memory-sync-periodic", "DECISION", "edit decisions.md"}},
 		{"corrupt c4.db on charts", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "comm-bridge/c4.db"), strings.Repeat("garbage!", 1000))
+			testutil.WriteFile(t, filepath.Join(dir, "comm-bridge/c4.db"), strings.Repeat("garbage!", 1000))
 		}, "/charts", "c4 db", []string{"memory size per tier"}},
 		{"corrupt journal", func(t *testing.T, dir string) {
 			os.RemoveAll(filepath.Join(dir, "memory/.git/objects"))
-			write(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
+			testutil.WriteFile(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
 		}, "/", "journal: git log", []string{"memory-sync-periodic", "DECISION", `id="backlog"`}},
 		{"corrupt journal timeline", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
+			testutil.WriteFile(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
 		}, "/timeline", "journal: git log", nil},
 		{"no journal", func(t *testing.T, dir string) { os.RemoveAll(filepath.Join(dir, "memory/.git")) },
 			"/core", "no journal yet", []string{"<strong>kafka</strong>"}},
 		{"corrupt scheduler db", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/.state/scheduler.db"), strings.Repeat("garbage!", 1000))
+			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/scheduler.db"), strings.Repeat("garbage!", 1000))
 		}, "/", "scheduler", []string{"DECISION", `id="backlog"`}},
 		{"non-UTF-8 core.md", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/core.md"), "# Core \xff\xfe\n\nbad \xc3\x28 bytes\n")
+			testutil.WriteFile(t, filepath.Join(dir, "memory/core.md"), "# Core \xff\xfe\n\nbad \xc3\x28 bytes\n")
 		}, "/core", "bad \uFFFD( bytes", nil},
 		{"non-UTF-8 log", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/sessions/2026-03-14.md"), "# Session Log: 2026-03-14\n\n**09:00** - caf\xe9\n")
+			testutil.WriteFile(t, filepath.Join(dir, "memory/sessions/2026-03-14.md"), "# Session Log: 2026-03-14\n\n**09:00** - caf\xe9\n")
 		}, "/day?date=2026-03-14", "caf\uFFFD", nil},
 		{"non-UTF-8 reference", func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "memory/reference/decisions.md"), "# D\n\n### [2026-03-01] caf\xe9 choice\n- **Status:** active\n")
+			testutil.WriteFile(t, filepath.Join(dir, "memory/reference/decisions.md"), "# D\n\n### [2026-03-01] caf\xe9 choice\n- **Status:** active\n")
 		}, "/reference?file=memory/reference/decisions.md", "choice", nil},
 		{"a FIFO for core.md", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, "memory/core.md")

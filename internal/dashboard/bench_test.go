@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
@@ -30,7 +31,7 @@ func largeDashboard(b *testing.B) http.Handler {
 	b.Helper()
 	l := benchtree.LargeHome(b)
 	if _, err := os.Stat(filepath.Join(l.MemoryDir(), ".git")); err != nil {
-		write(b, l.CoreFile(), "# Core\n\n## Identity\n\nThe large home.\n")
+		testutil.WriteFile(b, l.CoreFile(), "# Core\n\n## Identity\n\nThe large home.\n")
 		if _, err := scheduler.RegisterBuiltins(l, testNow); err != nil {
 			b.Fatal(err)
 		}
@@ -39,12 +40,12 @@ func largeDashboard(b *testing.B) http.Handler {
 			b.Fatal(err)
 		}
 		ix.Close()
-		write(b, filepath.Join(l.MemoryDir(), ".gitignore"), ".state/\n")
+		testutil.WriteFile(b, filepath.Join(l.MemoryDir(), ".gitignore"), ".state/\n")
 		git(b, l, "init", "-q")
 		git(b, l, "add", "-A")
 		git(b, l, "commit", "-q", "-m", "init\n\nZylos-Source: command")
 		for i, text := range []string{"one", "two"} {
-			write(b, l.CoreFile(), readFile(b, l.CoreFile())+"\n- "+text+"\n")
+			testutil.WriteFile(b, l.CoreFile(), testutil.ReadFile(b, l.CoreFile())+"\n- "+text+"\n")
 			git(b, l, "commit", "-q", "-am", "core edit "+text+"\n\nZylos-Source: tool\nZylos-Session: s-"+string(rune('1'+i)))
 		}
 	}

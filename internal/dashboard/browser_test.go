@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // chromiumPath finds the browser the end-to-end test drives.
@@ -46,7 +47,7 @@ func TestInABrowser(t *testing.T) {
 	}
 	l := testHome(t, true)
 	decisions := filepath.Join(l.ReferenceDir(), "decisions.md")
-	write(t, decisions, strings.Replace(readFile(t, decisions), "- **Decision:** walrus", "- **Decision:** narwhal", 1))
+	testutil.WriteFile(t, decisions, strings.Replace(testutil.ReadFile(t, decisions), "- **Decision:** walrus", "- **Decision:** narwhal", 1))
 	git(t, l, "commit", "-q", "-am", "edit decisions.md again\n\nZylos-Source: hook\nZylos-Session: s-43\nZylos-Tool: Edit")
 	srv, err := Listen("127.0.0.1:0", Options{Layout: l, Now: func() time.Time { return testNow }})
 	if err != nil {
@@ -155,7 +156,7 @@ func TestInABrowser(t *testing.T) {
 	if !strings.HasPrefix(restored, "restored memory/reference/decisions.md as at ") {
 		t.Errorf("result: %q", restored)
 	}
-	if data := readFile(t, decisions); strings.Contains(data, "narwhal") || !strings.Contains(data, "- **Decision:** walrus") {
+	if data := testutil.ReadFile(t, decisions); strings.Contains(data, "narwhal") || !strings.Contains(data, "- **Decision:** walrus") {
 		t.Errorf("decisions.md was not restored:\n%s", data)
 	}
 	t.Logf("screenshots in %s", shots)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // pages are every page of the dashboard.
@@ -151,7 +152,7 @@ func TestAHugeQueryIsRefused(t *testing.T) {
 func TestNoParameterReachesOutsideMemory(t *testing.T) {
 	l := testHome(t, true)
 	outside := filepath.Join(filepath.Dir(l.ZylosDir), "secret.md")
-	write(t, outside, "# TOPSECRET\n")
+	testutil.WriteFile(t, outside, "# TOPSECRET\n")
 	if err := os.Symlink(outside, filepath.Join(l.ReferenceDir(), "link.md")); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
@@ -40,12 +41,12 @@ func testHome(tb testing.TB, journal bool) tiers.Layout {
 	if _, err := tiers.Init(l, testNow, false); err != nil {
 		tb.Fatal(err)
 	}
-	write(tb, l.CoreFile(), "# Core\n\n## Identity\n\nI keep **kafka** notes.\n\n<script>alert(1)</script>\n\nInline <b>bold</b> tag. [click](javascript:alert(1))\n")
+	testutil.WriteFile(tb, l.CoreFile(), "# Core\n\n## Identity\n\nI keep **kafka** notes.\n\n<script>alert(1)</script>\n\nInline <b>bold</b> tag. [click](javascript:alert(1))\n")
 	benchtree.Records(tb, l.RecordsDir(), 12, benchtree.Mixed)
 	benchtree.Entries(tb, l, 10)
-	write(tb, filepath.Join(l.SessionsDir(), "2026-03-14.md"),
+	testutil.WriteFile(tb, filepath.Join(l.SessionsDir(), "2026-03-14.md"),
 		"# Session Log: 2026-03-14\n\n**09:00** - set the kafka consumer lag alert to 5000\n**10:30** - reviewed the zebra migration\n")
-	write(tb, filepath.Join(l.SessionsDir(), "2026-03-13.md"), "# Session Log: 2026-03-13\n\n**08:00** - quiet day\n")
+	testutil.WriteFile(tb, filepath.Join(l.SessionsDir(), "2026-03-13.md"), "# Session Log: 2026-03-13\n\n**08:00** - quiet day\n")
 	if _, err := c4sync.Create(l.C4DB()); err != nil {
 		tb.Fatal(err)
 	}
@@ -72,11 +73,11 @@ func testHome(tb testing.TB, journal bool) tiers.Layout {
 		tb.Fatal(err)
 	}
 	if journal {
-		write(tb, filepath.Join(l.MemoryDir(), ".gitignore"), ".state/\n")
+		testutil.WriteFile(tb, filepath.Join(l.MemoryDir(), ".gitignore"), ".state/\n")
 		git(tb, l, "init", "-q")
 		git(tb, l, "add", "-A")
 		git(tb, l, "commit", "-q", "-m", "init: seed memory\n\nZylos-Source: command\nZylos-Session: s-init")
-		write(tb, filepath.Join(l.ReferenceDir(), "decisions.md"), readFile(tb, filepath.Join(l.ReferenceDir(), "decisions.md"))+
+		testutil.WriteFile(tb, filepath.Join(l.ReferenceDir(), "decisions.md"), testutil.ReadFile(tb, filepath.Join(l.ReferenceDir(), "decisions.md"))+
 			"### [2026-03-15] Pick the walrus queue\n- **Decision:** walrus\n- **Status:** active\n")
 		git(tb, l, "add", "-A")
 		git(tb, l, "commit", "-q", "-m", "edit decisions.md\n\nZylos-Source: tool\nZylos-Session: s-42\nZylos-Tool: Edit")
@@ -92,25 +93,6 @@ func git(tb testing.TB, l tiers.Layout, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("git %v: %v\n%s", args, err, out)
 	}
-}
-
-func write(tb testing.TB, path, text string) {
-	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-func readFile(tb testing.TB, path string) string {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(data)
 }
 
 // testServer serves the dashboard of l on a loopback port.

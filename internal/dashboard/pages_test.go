@@ -12,6 +12,7 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 func TestOverviewShowsTheHomeAtAGlance(t *testing.T) {
@@ -46,7 +47,7 @@ func TestOverviewOfAV07HomeGaugesEachInjectedFile(t *testing.T) {
 	l := testHome(t, false)
 	os.Remove(l.CoreFile())
 	for _, f := range []string{"identity.md", "state.md", "references.md"} {
-		write(t, filepath.Join(l.MemoryDir(), f), "# "+f+"\n")
+		testutil.WriteFile(t, filepath.Join(l.MemoryDir(), f), "# "+f+"\n")
 	}
 	a := serve(t, l, nil).get(t, "/")
 	mustContain(t, a, "(v07)", "identity.md", "state.md", "references.md")
@@ -92,9 +93,9 @@ func TestEntryPageShowsTextFieldsChangeLogAndJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := des[0].Name()
-	data := strings.Replace(readFile(t, filepath.Join(rec, name)), `"content"`,
+	data := strings.Replace(testutil.ReadFile(t, filepath.Join(rec, name)), `"content"`,
 		`"changes":[{"date":"2026-03-02","summary":"raised the limit","field":"x"}],"content"`, 1)
-	write(t, filepath.Join(rec, name), data)
+	testutil.WriteFile(t, filepath.Join(rec, name), data)
 	a := srv.get(t, "/entry?path=memory/records/decisions/"+name)
 	mustContain(t, a, "<th>x</th>", "raised the limit", "<th>category</th><td>decision</td>")
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/journal"
@@ -44,7 +45,7 @@ func walrusRecord(tb testing.TB, l tiers.Layout) string {
 	tb.Helper()
 	recs, _ := filepath.Glob(filepath.Join(l.RecordsDir(), "decisions", "*.json"))
 	for _, p := range recs {
-		if strings.Contains(readFile(tb, p), "Pick the walrus queue") {
+		if strings.Contains(testutil.ReadFile(tb, p), "Pick the walrus queue") {
 			return p
 		}
 	}
@@ -65,11 +66,11 @@ func TestRestoreAReferenceFileFromTheDashboardRecordsFollow(t *testing.T) {
 	srv := serve(t, l, nil)
 	decisions := filepath.Join(l.ReferenceDir(), "decisions.md")
 	walrus := ingestAndCommit(t, l, "s-42")
-	write(t, decisions, strings.Replace(readFile(t, decisions), "- **Decision:** walrus", "- **Decision:** narwhal", 1))
+	testutil.WriteFile(t, decisions, strings.Replace(testutil.ReadFile(t, decisions), "- **Decision:** walrus", "- **Decision:** narwhal", 1))
 	ingestAndCommit(t, l, "s-43")
 	rec := walrusRecord(t, l)
-	if !strings.Contains(readFile(t, rec), "narwhal") {
-		t.Fatalf("the edit did not reach the record:\n%s", readFile(t, rec))
+	if !strings.Contains(testutil.ReadFile(t, rec), "narwhal") {
+		t.Fatalf("the edit did not reach the record:\n%s", testutil.ReadFile(t, rec))
 	}
 
 	change := srv.get(t, "/change?rev="+walrus)
@@ -94,10 +95,10 @@ func TestRestoreAReferenceFileFromTheDashboardRecordsFollow(t *testing.T) {
 		t.Fatalf("restore: %d\n%s", done.code, done.body)
 	}
 	mustContain(t, done, "restored memory/reference/decisions.md as at "+walrus[:10]+" (")
-	if text := readFile(t, decisions); !strings.Contains(text, "- **Decision:** walrus") || strings.Contains(text, "narwhal") {
+	if text := testutil.ReadFile(t, decisions); !strings.Contains(text, "- **Decision:** walrus") || strings.Contains(text, "narwhal") {
 		t.Errorf("the file was not restored:\n%s", text)
 	}
-	if got := readFile(t, rec); !strings.Contains(got, `"decision": "walrus"`) || !strings.Contains(got, "restored from "+walrus[:10]) {
+	if got := testutil.ReadFile(t, rec); !strings.Contains(got, `"decision": "walrus"`) || !strings.Contains(got, "restored from "+walrus[:10]) {
 		t.Errorf("the record did not follow:\n%s", got)
 	}
 	msg := gitOut(t, l, "log", "-1", "--format=%B")
@@ -114,8 +115,8 @@ func TestRestoreAReferenceFileFromTheDashboardRecordsFollow(t *testing.T) {
 func TestUndoASessionFromTheDashboard(t *testing.T) {
 	l := testHome(t, true)
 	srv := serve(t, l, nil)
-	core := readFile(t, l.CoreFile())
-	write(t, l.CoreFile(), core+"\nThe otter note.\n")
+	core := testutil.ReadFile(t, l.CoreFile())
+	testutil.WriteFile(t, l.CoreFile(), core+"\nThe otter note.\n")
 	j := journal.Open(l)
 	if _, err := j.Commit(context.Background(), journal.Change{Source: journal.FromHook, Tool: "Write", Session: "s-otter"}); err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestUndoASessionFromTheDashboard(t *testing.T) {
 		t.Fatalf("undo: %d\n%s", done.code, done.body)
 	}
 	mustContain(t, done, "reverted ", "undid the 1 change of session s-otter (")
-	if got := readFile(t, l.CoreFile()); got != core {
+	if got := testutil.ReadFile(t, l.CoreFile()); got != core {
 		t.Errorf("core.md was not put back:\n%s", got)
 	}
 	if msg := gitOut(t, l, "log", "-1", "--format=%B"); !strings.Contains(msg, "Zylos-Command: dashboard undo") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -67,13 +68,13 @@ func TestListenServesWritesItsAddressAndRemovesIt(t *testing.T) {
 
 	// The token stays across restarts (a bookmark keeps working); a
 	// token file readable by others is replaced.
-	tok := readFile(t, TokenPath(l))
+	tok := testutil.ReadFile(t, TokenPath(l))
 	again, err := Listen("127.0.0.1:0", Options{Layout: l})
 	if err != nil {
 		t.Fatal(err)
 	}
 	again.Close()
-	if readFile(t, TokenPath(l)) != tok {
+	if testutil.ReadFile(t, TokenPath(l)) != tok {
 		t.Error("the token changed across restarts")
 	}
 	os.Chmod(TokenPath(l), 0o644)
@@ -83,7 +84,7 @@ func TestListenServesWritesItsAddressAndRemovesIt(t *testing.T) {
 	}
 	third.Close()
 	st, _ = os.Stat(TokenPath(l))
-	if readFile(t, TokenPath(l)) == tok || st.Mode().Perm() != 0o600 {
+	if testutil.ReadFile(t, TokenPath(l)) == tok || st.Mode().Perm() != 0o600 {
 		t.Errorf("a token readable by others was kept (mode %v)", st.Mode())
 	}
 }

@@ -72,3 +72,25 @@ func Diff(want, got string) string {
 	}
 	return out.String()
 }
+
+// WriteFile writes text to path, creating its directories, as a test sets
+// up a home.
+func WriteFile(tb testing.TB, path, text string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// ReadFile is the content of path; a test that cannot read it fails.
+func ReadFile(tb testing.TB, path string) string {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(data)
+}

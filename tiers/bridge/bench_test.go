@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -56,8 +57,8 @@ func BenchmarkIngest1000Edit(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		src := readFile(b, md)
-		writeFile(b, md, strings.Replace(src, "- **Context:** benchmark", fmt.Sprintf("- **Context:** benchmark %d", i), 1))
+		src := testutil.ReadFile(b, md)
+		testutil.WriteFile(b, md, strings.Replace(src, "- **Context:** benchmark", fmt.Sprintf("- **Context:** benchmark %d", i), 1))
 		b.StartTimer()
 		if rep := mustIngest(b, h); len(rep.Changes) != 1 {
 			b.Fatal(rep.Changes)
@@ -73,7 +74,7 @@ func BenchmarkWriteRender1000(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		data := readFile(b, target)
+		data := testutil.ReadFile(b, target)
 		d, err := decodeObject([]byte(data))
 		if err != nil {
 			b.Fatal(err)

@@ -1,12 +1,12 @@
 package bridge
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -18,28 +18,9 @@ func newHome(tb testing.TB, files map[string]string) Home {
 	tb.Helper()
 	h := Home{Layout: tiers.Layout{ZylosDir: tb.TempDir()}, Now: testNow}
 	for name, content := range files {
-		writeFile(tb, filepath.Join(h.Layout.MemoryDir(), name), content)
+		testutil.WriteFile(tb, filepath.Join(h.Layout.MemoryDir(), name), content)
 	}
 	return h
-}
-
-func writeFile(tb testing.TB, path, content string) {
-	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-func readFile(tb testing.TB, path string) string {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(data)
 }
 
 func (h Home) ref(name string) string { return filepath.Join(h.Layout.MemoryDir(), "reference", name) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -39,7 +40,7 @@ func TestIndexedRenderIsInvisible(t *testing.T) {
 			os.Remove(full.stampPath())
 			var errs [2]string
 			for k, h := range []Home{full, fast} {
-				data := readFile(t, h.recordPath(st.spec.category, st.id))
+				data := testutil.ReadFile(t, h.recordPath(st.spec.category, st.id))
 				d, err := decodeObject([]byte(data))
 				if err != nil {
 					t.Fatal(err)
@@ -86,7 +87,7 @@ func TestIndexedRenderIsInvisible(t *testing.T) {
 					t.Fatal(err)
 				}
 				if want := indexFiles(files); index != want {
-					t.Fatalf("case %d round %d: index\n%s\nwant\n%s\nfile %q", i, round, index, want, readFile(t, fast.ref(file)))
+					t.Fatalf("case %d round %d: index\n%s\nwant\n%s\nfile %q", i, round, index, want, testutil.ReadFile(t, fast.ref(file)))
 				}
 			}
 		}

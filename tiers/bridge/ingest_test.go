@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -36,7 +37,7 @@ func TestIngestCreatesRecordsAndKeepsEveryByte(t *testing.T) {
 	if len(rep.Problems) != 1 || rep.Problems[0].Line != 12 || !strings.Contains(rep.Problems[0].Problem, "invalid heading date") {
 		t.Fatalf("problems = %v", rep.Problems)
 	}
-	got := readFile(t, h.ref("decisions.md"))
+	got := testutil.ReadFile(t, h.ref("decisions.md"))
 	if withoutIDs(got) != decisions {
 		t.Fatalf("file changed beyond the id comments:\n%s", got)
 	}
@@ -56,7 +57,7 @@ func TestIngestCreatesRecordsAndKeepsEveryByte(t *testing.T) {
 	}
 	// A second ingest finds nothing to do and leaves the file alone.
 	rep = mustIngest(t, h)
-	if len(rep.Changes) != 0 || readFile(t, h.ref("decisions.md")) != got {
+	if len(rep.Changes) != 0 || testutil.ReadFile(t, h.ref("decisions.md")) != got {
 		t.Fatalf("second ingest: %v", rep.Changes)
 	}
 }
@@ -65,8 +66,8 @@ func TestHandEditUpdatesRetiresAndRestores(t *testing.T) {
 	h := newHome(t, map[string]string{"reference/decisions.md": decisions})
 	mustIngest(t, h)
 	path := h.ref("decisions.md")
-	src := readFile(t, path)
-	writeFile(t, path, strings.Replace(src, "one writer, many readers", "one writer, many readers, no server", 1))
+	src := testutil.ReadFile(t, path)
+	testutil.WriteFile(t, path, strings.Replace(src, "one writer, many readers", "one writer, many readers, no server", 1))
 	rep := mustIngest(t, h)
 	if len(rep.Changes) != 1 || rep.Changes[0].Action != "updated" {
 		t.Fatalf("changes = %v", rep.Changes)
@@ -76,9 +77,9 @@ func TestHandEditUpdatesRetiresAndRestores(t *testing.T) {
 		t.Fatalf("record = %+v", r)
 	}
 	// Deleting the entry by hand retires its record.
-	src = readFile(t, path)
+	src = testutil.ReadFile(t, path)
 	start := strings.Index(src, "### [2026-02-01] Drop Redis")
-	writeFile(t, path, src[:start])
+	testutil.WriteFile(t, path, src[:start])
 	rep = mustIngest(t, h)
 	if len(rep.Changes) != 1 || rep.Changes[0].Action != "retired" || !strings.Contains(rep.Changes[0].Detail, "memory/reference/decisions.md") {
 		t.Fatalf("changes = %v", rep.Changes)
@@ -89,7 +90,7 @@ func TestHandEditUpdatesRetiresAndRestores(t *testing.T) {
 	}
 	// Restoring it puts the entry back in the file.
 	h.write(t, records.WriteOptions{Action: "restore", Target: h.recordPath("decision", "drop-redis")})
-	got := readFile(t, path)
+	got := testutil.ReadFile(t, path)
 	if !strings.Contains(got, "### [2026-02-01] Drop Redis\n<!-- id: drop-redis -->\n- **Decision:** no cache\n- **Status:** superseded\n") {
 		t.Fatalf("restored file:\n%s", got)
 	}
@@ -106,23 +107,23 @@ func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 		"content": map[string]any{"status": "active", "updated": "2026-03-10", "notes": "first cut"},
 	}})
 	want := "# Projects\n\n## Active\n(No active projects yet.)\n\n### Installer\n<!-- id: installer -->\n- **Status:** active\n- **Updated:** 2026-03-10\n- **Notes:** first cut\n\n## Completed\n(None yet.)\n"
-	if got := readFile(t, h.ref("projects.md")); got != want {
+	if got := testutil.ReadFile(t, h.ref("projects.md")); got != want {
 		t.Fatalf("after create:\n%s", got)
 	}
-	data := readFile(t, target)
+	data := testutil.ReadFile(t, target)
 	h.write(t, records.WriteOptions{Action: "update", Target: target, Hash: records.Hash([]byte(data)), Doc: map[string]any{
 		"title": "Installer", "content": map[string]any{"status": "completed", "updated": "2026-03-14", "notes": "first cut"},
 		"changes": append(mustRecordChanges(t, target), map[string]any{"date": "2026-03-15T10:30:00Z", "summary": "done"}),
 	}})
-	got := readFile(t, h.ref("projects.md"))
+	got := testutil.ReadFile(t, h.ref("projects.md"))
 	if !strings.Contains(got, "- **Status:** completed\n- **Updated:** 2026-03-14\n") {
 		t.Fatalf("after update:\n%s", got)
 	}
 	h.write(t, records.WriteOptions{Action: "archive", Target: target, Reason: "done"})
-	if got := readFile(t, h.ref("projects.md")); strings.Contains(got, "Installer") {
+	if got := testutil.ReadFile(t, h.ref("projects.md")); strings.Contains(got, "Installer") {
 		t.Fatalf("archived entry still in projects.md:\n%s", got)
 	}
-	arch := readFile(t, h.Layout.ArchiveDir()+"/projects-2026.md")
+	arch := testutil.ReadFile(t, h.Layout.ArchiveDir()+"/projects-2026.md")
 	if !strings.Contains(arch, "### Installer\n<!-- id: installer -->\n") {
 		t.Fatalf("archive:\n%s", arch)
 	}
@@ -130,16 +131,16 @@ func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 		t.Fatalf("ingest after archive: %v %v", rep.Changes, rep.Problems)
 	}
 	h.write(t, records.WriteOptions{Action: "unarchive", Target: target})
-	if got := readFile(t, h.ref("projects.md")); !strings.Contains(got, "### Installer") {
+	if got := testutil.ReadFile(t, h.ref("projects.md")); !strings.Contains(got, "### Installer") {
 		t.Fatalf("unarchived entry not back:\n%s", got)
 	}
-	if arch := readFile(t, h.Layout.ArchiveDir()+"/projects-2026.md"); strings.Contains(arch, "Installer") {
+	if arch := testutil.ReadFile(t, h.Layout.ArchiveDir()+"/projects-2026.md"); strings.Contains(arch, "Installer") {
 		t.Fatalf("unarchived entry still archived:\n%s", arch)
 	}
 }
 
 func mustRecordChanges(t *testing.T, path string) []any {
-	d, err := decodeObject([]byte(readFile(t, path)))
+	d, err := decodeObject([]byte(testutil.ReadFile(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -68,7 +69,7 @@ func mutate(t *testing.T, r *rand.Rand, file string, homes ...Home) string {
 	t.Helper()
 	edit := func(f func(string) string) {
 		for _, h := range homes {
-			writeFile(t, h.ref(file), f(readFile(t, h.ref(file))))
+			testutil.WriteFile(t, h.ref(file), f(testutil.ReadFile(t, h.ref(file))))
 		}
 	}
 	which := r.IntN(1 << 20) // the same entry in both homes
@@ -137,8 +138,8 @@ func mutate(t *testing.T, r *rand.Rand, file string, homes ...Home) string {
 	case 7:
 		for _, h := range homes {
 			for _, p := range recordFiles(t, h) {
-				data := readFile(t, p)
-				writeFile(t, p, strings.Replace(data, `"title": "`, `"title": "Renamed `, 1))
+				data := testutil.ReadFile(t, p)
+				testutil.WriteFile(t, p, strings.Replace(data, `"title": "`, `"title": "Renamed `, 1))
 				break
 			}
 		}

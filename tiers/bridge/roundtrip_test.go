@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -88,7 +89,7 @@ func TestRoundTripIngestThenRender(t *testing.T) {
 		if len(rep.Problems) != 0 {
 			t.Fatalf("case %d: problems %v in\n%s", i, rep.Problems, src)
 		}
-		got := readFile(t, h.ref(file))
+		got := testutil.ReadFile(t, h.ref(file))
 		if withoutIDs(got) != src {
 			t.Fatalf("case %d: ingest changed more than ids:\n%q\n%q", i, src, got)
 		}
@@ -98,7 +99,7 @@ func TestRoundTripIngestThenRender(t *testing.T) {
 				t.Fatalf("case %d: render %s: %v", i, st.rec.ID, err)
 			}
 		}
-		if after := readFile(t, h.ref(file)); after != got {
+		if after := testutil.ReadFile(t, h.ref(file)); after != got {
 			t.Fatalf("case %d: render changed the file:\n%q\n%q", i, got, after)
 		}
 		if rep := mustIngest(t, h); len(rep.Changes) != 0 {
@@ -169,7 +170,7 @@ func snapshot(t *testing.T, h Home) string {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, records.LockFile) || strings.HasSuffix(p, ".cache") {
 			return err
 		}
-		fmt.Fprintf(&b, "== %s\n%s\n", p, readFile(t, p))
+		fmt.Fprintf(&b, "== %s\n%s\n", p, testutil.ReadFile(t, p))
 		return nil
 	})
 	return b.String()

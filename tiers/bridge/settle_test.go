@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestWriteRenewsTheStamp(t *testing.T) {
 	h := benchHome(t, 3)
 	target := h.recordPath("decision", "decision-number-1")
-	data := readFile(t, target)
+	data := testutil.ReadFile(t, target)
 	d, err := decodeObject([]byte(data))
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +30,7 @@ func TestWriteRenewsTheStamp(t *testing.T) {
 		t.Fatal("the write left no stamp of its result")
 	}
 	md := h.ref("decisions.md")
-	writeFile(t, md, strings.Replace(readFile(t, md), "use option 2", "use option two", 1))
+	testutil.WriteFile(t, md, strings.Replace(testutil.ReadFile(t, md), "use option 2", "use option two", 1))
 	rep := mustIngest(t, h)
 	if got := fmt.Sprint(rep.Changes); len(rep.Changes) != 1 || !strings.Contains(got, "decision-number-2") {
 		t.Fatalf("hand edit after the write: %v", rep.Changes)

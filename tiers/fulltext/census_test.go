@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 func TestOpenReadNeverBuilds(t *testing.T) {
@@ -17,7 +19,7 @@ func TestOpenReadNeverBuilds(t *testing.T) {
 	if _, err := os.Stat(h.DBPath()); err == nil {
 		t.Fatal("OpenRead built the index")
 	}
-	write(t, h.DBPath(), "not a database")
+	testutil.WriteFile(t, h.DBPath(), "not a database")
 	if _, err := OpenRead(h, time.Second); !errors.Is(err, ErrNotBuilt) {
 		t.Fatalf("damaged index: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -93,7 +94,7 @@ func BenchmarkCJKSegmentation(b *testing.B) {
 	for _, line := range lines {
 		log.WriteString(line + "\n\n")
 	}
-	write(b, filepath.Join(l.SessionsDir(), "2026-11-01.md"), log.String())
+	testutil.WriteFile(b, filepath.Join(l.SessionsDir(), "2026-11-01.md"), log.String())
 	time.Sleep(racyWindow)
 	h := HomeOf(l, "")
 	ix, err := Open(context.Background(), h, Options{})

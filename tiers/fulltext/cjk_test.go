@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // cjkHome is testHome with a log of Chinese, Japanese and Korean lines,
@@ -16,7 +18,7 @@ import (
 // part of a word, which must rank below the whole word.
 func cjkHome(t *testing.T) Home {
 	h := testHome(t)
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-10.md"), "# Session Log: 2026-11-10\n\n"+
+	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-10.md"), "# Session Log: 2026-11-10\n\n"+
 		"**09:00** - 我们决定使用数据库迁移方案\n\n"+ // 3
 		"**09:10** - 数据都在表格里\n\n"+ // 5: 数据 without 库
 		"**09:20** - 東京のサーバーを再起動した\n\n"+ // 7
@@ -65,7 +67,7 @@ func TestSearchFindsCJKWordsInsideRuns(t *testing.T) {
 // column.
 func TestSearchLatinUnchangedBesideCJK(t *testing.T) {
 	h := cjkHome(t)
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-11.md"), "# Session Log: 2026-11-11\n\n**08:00** - Met the café owner in Zürich\n")
+	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-11.md"), "# Session Log: 2026-11-11\n\n**08:00** - Met the café owner in Zürich\n")
 	time.Sleep(racyWindow)
 	ix := openTest(t, h)
 	for _, q := range []string{"cafe zurich", "CAFÉ", "migrating kangaroos"} {

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/internal/testutil"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -21,36 +22,26 @@ func testHome(t testing.TB) Home {
 	t.Helper()
 	zd := filepath.Join(t.TempDir(), "zylos")
 	l := tiers.Layout{ZylosDir: zd}
-	write(t, l.CurrentSession(), "# Session Log: 2026-11-23\n\n**09:00** - Started the backup rotation review\n")
-	write(t, filepath.Join(l.SessionsDir(), "2026-11-16.md"), "# Session Log: 2026-11-16\n\n"+
+	testutil.WriteFile(t, l.CurrentSession(), "# Session Log: 2026-11-23\n\n**09:00** - Started the backup rotation review\n")
+	testutil.WriteFile(t, filepath.Join(l.SessionsDir(), "2026-11-16.md"), "# Session Log: 2026-11-16\n\n"+
 		"**10:15** - Discussed the kangaroo migration plan with Dana\n"+
 		"  the cutover is on a Sunday night\n\n"+
 		"**11:40** - Decided to keep Postgres for billing\n")
-	write(t, filepath.Join(l.ReferenceDir(), "decisions.md"), "# Decisions\n\n"+
+	testutil.WriteFile(t, filepath.Join(l.ReferenceDir(), "decisions.md"), "# Decisions\n\n"+
 		"### [2026-03-10] Postgres for the authentication store\n- **Decision:** Postgres\n- **Status:** active\n\n"+
 		"### [2025-01-10] Mongo for sessions\n- **Decision:** Mongo\n- **Status:** superseded\n")
-	write(t, filepath.Join(l.RecordsDir(), "decisions", "use-jwt.json"), `{"schema_version":"1.0","category":"decision",
+	testutil.WriteFile(t, filepath.Join(l.RecordsDir(), "decisions", "use-jwt.json"), `{"schema_version":"1.0","category":"decision",
 "id":"use-jwt","title":"Use JWT for authentication","created_at":"2026-11-01T00:00:00Z","updated_at":"2026-11-01T00:00:00Z",
 "tags":["auth","jwt"],"record_status":"active","content":{"decision":"Stateless tokens","context":"Sessions did not scale"},
 "changes":[],"times_updated":0}`)
-	write(t, filepath.Join(l.RecordsDir(), "runbooks", "old.json"), `{"schema_version":"1.0","category":"runbook",
+	testutil.WriteFile(t, filepath.Join(l.RecordsDir(), "runbooks", "old.json"), `{"schema_version":"1.0","category":"runbook",
 "id":"old","title":"Rotate JWT signing keys","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z",
 "tags":["jwt"],"record_status":"retired","content":{"trigger":"key leak"},"changes":[],"times_updated":0}`)
-	write(t, filepath.Join(l.ArchiveDir(), "2025-10-01.md"), "# Session Log: 2025-10-01\n\n**08:00** - Archived talk about the llama farm\n")
-	write(t, filepath.Join(l.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n### [2024-05-01] JWT library choice\n- **Decision:** golang-jwt\n- **Status:** active\n")
+	testutil.WriteFile(t, filepath.Join(l.ArchiveDir(), "2025-10-01.md"), "# Session Log: 2025-10-01\n\n**08:00** - Archived talk about the llama farm\n")
+	testutil.WriteFile(t, filepath.Join(l.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n### [2024-05-01] JWT library choice\n- **Decision:** golang-jwt\n- **Status:** active\n")
 	c4Rows(t, l.C4DB(), "2026-11-20 08:00:00", "in", "can you check the zebra invoices", "2026-11-20 08:01:00", "out", "the zebra invoices are paid")
 	time.Sleep(racyWindow) // so that an update finds nothing new
 	return HomeOf(l, "")
-}
-
-func write(t testing.TB, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func appendTo(t testing.TB, path, text string) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 func TestSearchFindsEveryTier(t *testing.T) {
@@ -88,7 +90,7 @@ func logHome(t *testing.T, n int) Home {
 		for j := i; j < min(n, i+logLines); j++ {
 			fmt.Fprintf(&b, "**09:00** - item%d of the kafka consumer\n", j)
 		}
-		write(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), b.String())
+		testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), b.String())
 	}
 	return h
 }
@@ -132,9 +134,9 @@ func TestSearchWithoutLimitExcerptsEveryHit(t *testing.T) {
 // comment is no part of what an archived copy says.
 func TestRecordBackedEntryFoundOnce(t *testing.T) {
 	h := testHome(t)
-	write(t, filepath.Join(h.Layout.ReferenceDir(), "decisions.md"), "# Decisions\n\n"+
+	testutil.WriteFile(t, filepath.Join(h.Layout.ReferenceDir(), "decisions.md"), "# Decisions\n\n"+
 		"### [2026-03-10] Postgres for the authentication store\n<!-- id: use-jwt -->\n- **Decision:** Postgres\n- **Status:** active\n")
-	write(t, filepath.Join(h.Layout.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n"+
+	testutil.WriteFile(t, filepath.Join(h.Layout.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n"+
 		"### [2024-05-01] JWT library choice\n<!-- id: jwt-library -->\n- **Decision:** golang-jwt\n- **Status:** active\n")
 	ix := openTest(t, h)
 	update(t, ix, true)
@@ -156,10 +158,10 @@ func TestSearchGroupsLinesOfOneLog(t *testing.T) {
 	for i := range 20 {
 		fmt.Fprintf(&b, "**09:%02d** - the walrus feed, walrus check %d\n", i, i)
 	}
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-21.md"), b.String())
+	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-21.md"), b.String())
 	for i := range 4 {
 		d := fmt.Sprintf("2026-10-%02d", i+1)
-		write(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), "# Session Log: "+d+"\n\n**10:00** - one walrus note\n")
+		testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), d+".md"), "# Session Log: "+d+"\n\n**10:00** - one walrus note\n")
 	}
 	time.Sleep(racyWindow)
 	ix := openTest(t, h)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 func update(t *testing.T, ix *Index, full bool) UpdateStats {
@@ -65,9 +67,9 @@ func TestUpdateReplacedRemovedAndNewFiles(t *testing.T) {
 	if err := os.Rename(l.CurrentSession(), filepath.Join(l.SessionsDir(), "2026-11-23.md")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, l.CurrentSession(), "# Session Log: 2026-11-24\n\n**00:01** - A new day with otters\n")
+	testutil.WriteFile(t, l.CurrentSession(), "# Session Log: 2026-11-24\n\n**00:01** - A new day with otters\n")
 	os.Remove(filepath.Join(l.ArchiveDir(), "2025-10-01.md"))
-	write(t, filepath.Join(l.ArchiveDir(), "sessions", "2024-01-01.md"), "**07:00** - Deep archive about narwhals\n")
+	testutil.WriteFile(t, filepath.Join(l.ArchiveDir(), "sessions", "2024-01-01.md"), "**07:00** - Deep archive about narwhals\n")
 	// a reference file rewritten in place, same size would not do: edit it
 	appendTo(t, filepath.Join(l.ReferenceDir(), "decisions.md"), "\n### [2026-11-20] Use Redis for queues\n- **Decision:** Redis\n- **Status:** active\n")
 	st := update(t, ix, false)
@@ -171,7 +173,7 @@ func TestCorruptIndexIsRebuilt(t *testing.T) {
 func TestInvalidUTF8AndLongLines(t *testing.T) {
 	h := testHome(t)
 	long := strings.Repeat("filler ", 3<<20/7) // a 3 MB line
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-10.md"),
+	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-10.md"),
 		"# Session Log: 2026-11-10\n\n**10:00** - caf\xe9 \xff\xfe about the ocelot\n"+long+" tail\n**11:00** - after the long line, quokka\n")
 	ix := openTest(t, h)
 	hits := search(t, ix, Query{Text: "ocelot"})
@@ -287,7 +289,7 @@ func TestBuildOutOfTimeGoesToBackground(t *testing.T) {
 func TestHugeLog(t *testing.T) {
 	h := testHome(t)
 	p := filepath.Join(h.Layout.SessionsDir(), "2026-11-02.md")
-	write(t, p, "# Session Log: 2026-11-02\n\n**10:00** - before the flood\n")
+	testutil.WriteFile(t, p, "# Session Log: 2026-11-02\n\n**10:00** - before the flood\n")
 	if err := os.Truncate(p, 200<<20); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +305,7 @@ func TestHugeLog(t *testing.T) {
 func TestSymlinksAreNotFollowed(t *testing.T) {
 	h := testHome(t)
 	outside := filepath.Join(t.TempDir(), "secret.md")
-	write(t, outside, "**10:00** - the vault combination is okapi\n")
+	testutil.WriteFile(t, outside, "**10:00** - the vault combination is okapi\n")
 	for _, p := range []string{filepath.Join(h.Layout.SessionsDir(), "2026-11-03.md"), filepath.Join(h.Layout.ArchiveDir(), "link.md")} {
 		if err := os.Symlink(outside, p); err != nil {
 			t.Fatal(err)
@@ -354,7 +356,7 @@ func TestUpdateInPlaceEditThatGrewIsNoAppend(t *testing.T) {
 // rebuilt when opened: its CJK words are then found.
 func TestIndexOfOlderSchemaIsRebuilt(t *testing.T) {
 	h := testHome(t)
-	write(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-12.md"), "# Session Log: 2026-11-12\n\n**09:00** - 東京のサーバーを再起動した\n")
+	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-12.md"), "# Session Log: 2026-11-12\n\n**09:00** - 東京のサーバーを再起動した\n")
 	time.Sleep(racyWindow)
 	ix := openTest(t, h)
 	if _, err := ix.db.Exec(`UPDATE meta SET value = '2' WHERE key = 'version'`); err != nil {
