@@ -44,12 +44,31 @@ func startDaemonEnv(tb testing.TB, dir string, env []string, flags ...string) *d
 	d.cmd = exec.Command(testutil.Binary(tb), append([]string{"scheduler", "run"}, flags...)...)
 	d.cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Dir(dir), "TZ=UTC", "ZYLOS_DIR=" + dir}, env...)
 	d.cmd.Stderr = logFile
+	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := d.cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { d.cmd.Process.Kill(); d.cmd.Wait() })
+	tb.Cleanup(d.shutdown)
 	d.waitLog(tb, "scheduler started")
 	return d
+}
+
+// shutdown stops the daemon as an operator would, and kills it with
+// every process it started if it has not stopped in 10 s: nothing of
+// it may still write in the home when the test removes it.
+func (d *daemon) shutdown() {
+	if d.cmd.ProcessState != nil {
+		return
+	}
+	exited := make(chan struct{})
+	go func() { d.cmd.Wait(); close(exited) }()
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+	}
+	syscall.Kill(-d.cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
 }
 
 func (d *daemon) logText() string {

@@ -68,10 +68,19 @@ func runScheduler(c *cli.Context) error {
 	}
 	ctx, wake := handleSignals(log)
 	d.Wake = wake
+	ctx, stop := context.WithCancel(ctx)
 	// External edits reach the journal within seconds, and the journal
 	// its remote within a minute.
-	go journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
-	return d.Run(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
+	}()
+	err = d.Run(ctx)
+	// A git the watch started must not outlive the service.
+	stop()
+	<-watched
+	return err
 }
 
 // serveDashboard starts the dashboard unless addr is "off"; a dashboard

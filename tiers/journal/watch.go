@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -19,6 +20,7 @@ type WatchOptions struct {
 // the journal's committers (an editor, zylos's scripts) within a poll of
 // their making, as external edits, and pushes the journal to its remote
 // when one is set. A stamp of the tree decides whether git runs at all.
+// It returns once no git it started is left running.
 func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 	if o.Poll <= 0 {
 		o.Poll = 2 * time.Second
@@ -34,6 +36,8 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 	defer t.Stop()
 	var lastErr string
 	graphed, graphAt := "", time.Time{}
+	var graphing sync.WaitGroup
+	defer graphing.Wait()
 	for {
 		select {
 		case <-ctx.Done():
@@ -56,7 +60,11 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 			}
 			if head := j.head(); head != graphed && now.Sub(graphAt) >= graphEvery {
 				graphed, graphAt = head, now
-				go j.writeGraph(ctx, o.Log)
+				graphing.Add(1)
+				go func() {
+					defer graphing.Done()
+					j.writeGraph(ctx, o.Log)
+				}()
 			}
 			prev := p.LastErr
 			if p.Tick(ctx, now) && o.Log != nil {
@@ -79,7 +87,8 @@ func (j *Journal) writeGraph(ctx context.Context, log *slog.Logger) {
 	if exists, err := j.checkRepo(); err != nil || !exists || j.head() == "" {
 		return
 	}
-	if _, err := j.git(ctx, nil, "gc", "--auto", "--quiet"); err != nil && log != nil {
+	// A detached gc would outlive the service that started it.
+	if _, err := j.git(ctx, nil, "-c", "gc.autoDetach=false", "gc", "--auto", "--quiet"); err != nil && log != nil {
 		log.Warn("journal: git gc --auto failed", "err", err)
 	}
 	if _, err := j.git(ctx, nil, "commit-graph", "write", "--reachable", "--changed-paths"); err != nil && log != nil {
