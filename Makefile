@@ -16,6 +16,7 @@ FUZZTIME  ?= 10s
 # `make build LDFLAGS=` links dynamically where no static libc exists.
 TAGS      := urfave_cli_no_docs,netgo,osusergo,sqlite_omit_load_extension,sqlite_fts5
 LDFLAGS   ?= -extldflags=-static
+VERSION   := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 export GOFLAGS += -tags=$(TAGS)
 
 # The end-to-end test runs the real Claude Code CLI, installed from the npm
@@ -31,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The MCP server is a binary of its own (zylos-memory mcp runs it from
 # beside zylos-memory): the MCP SDK's package init stays out of the hooks.
 build:
-	go build -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/zylos-memory
+	go build -ldflags='$(LDFLAGS) -X main.version=$(VERSION)' -o $(BIN) ./cmd/zylos-memory
 	go build -ldflags='$(LDFLAGS)' -o $(BIN)-mcp ./cmd/zylos-memory-mcp
 
 test:

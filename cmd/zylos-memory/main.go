@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	cli.VersionPrinter = printVersion
 	os.Exit(run(newApp(os.Stdin, os.Stdout, os.Stderr), os.Args))
 }
 
@@ -74,8 +75,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, extra ...*cli.Command) *c
 		setUsageErrors(c)
 	}
 	return &cli.App{
-		Name:  "zylos-memory",
-		Usage: "persistent tiered memory for an autonomous Claude Code agent",
+		Name:    "zylos-memory",
+		Usage:   "persistent tiered memory for an autonomous Claude Code agent",
+		Version: version,
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:    "zylos-dir",

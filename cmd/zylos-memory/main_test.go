@@ -41,3 +41,14 @@ func TestRunMapsErrorsToExitCodes(t *testing.T) {
 		})
 	}
 }
+
+func TestVersion(t *testing.T) {
+	cli.VersionPrinter = printVersion
+	for _, arg := range []string{"--version", "-v"} {
+		var stdout, stderr bytes.Buffer
+		code := run(newApp(strings.NewReader(""), &stdout, &stderr), []string{"zylos-memory", arg})
+		if code != 0 || !strings.HasPrefix(stdout.String(), "zylos-memory "+version) || stderr.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, stdout.String(), stderr.String())
+		}
+	}
+}
