@@ -1,6 +1,7 @@
 package c4sync
 
 import (
+	"context"
 	"database/sql"
 	"strconv"
 	"strings"
@@ -107,4 +108,48 @@ func (db *DB) fetchUnsummarized() (text string, begin, last int64, err error) {
 	text, last, err = db.fetch(*r.Begin, *r.End)
 	head := "[Unsummarized Range] end_id=" + strconv.FormatInt(*r.End, 10) + " count=" + strconv.FormatInt(r.Count, 10) + "\n"
 	return head + text, *r.Begin, last, err
+}
+
+// Conversation is one row of the conversation log as it is stored, for a
+// reader that keeps its own copy (the search index).
+type Conversation struct {
+	ID                            int64
+	Timestamp, Direction, Channel string
+	Content                       []byte // as stored: not always valid UTF-8
+}
+
+// LastID is the highest conversation id, 0 when there is none.
+func (db *DB) LastID(ctx context.Context) (int64, error) {
+	var top sql.NullInt64
+	if err := db.sql.QueryRowContext(ctx, `SELECT max(id) FROM conversations`).Scan(&top); err != nil {
+		return 0, db.wrap("read conversations", err)
+	}
+	return top.Int64, nil
+}
+
+// ConversationsAfter calls fn with each conversation whose id is above
+// after, in id order, and returns the id of the last one fn took (after
+// when none): a caller stopped by an error resumes from there.
+func (db *DB) ConversationsAfter(ctx context.Context, after int64, fn func(Conversation) error) (last int64, err error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT id, COALESCE(timestamp, ''), COALESCE(direction, ''),
+		COALESCE(channel, ''), COALESCE(CAST(content AS BLOB), x'') FROM conversations WHERE id > ? ORDER BY id`, after)
+	if err != nil {
+		return after, db.wrap("read conversations", err)
+	}
+	defer rows.Close()
+	last = after
+	for rows.Next() {
+		var c Conversation
+		if err := rows.Scan(&c.ID, &c.Timestamp, &c.Direction, &c.Channel, &c.Content); err != nil {
+			return last, db.wrap("read conversations", err)
+		}
+		if err := fn(c); err != nil {
+			return last, err
+		}
+		last = c.ID
+	}
+	if err := rows.Err(); err != nil {
+		return last, db.wrap("read conversations", err)
+	}
+	return last, nil
 }

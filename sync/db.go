@@ -26,17 +26,24 @@ var ErrNoDB = errors.New("c4 database not found")
 type DB struct {
 	sql  *sql.DB
 	path string
+	busy int // milliseconds a statement waits for a writer's lock
 	now  func() time.Time
 }
 
 // Open opens an existing C4 database read-only. It never creates the file.
-func Open(path string) (*DB, error) { return open(path, "ro") }
+func Open(path string) (*DB, error) { return open(path, "ro", BusyTimeout) }
+
+// OpenReader is Open for a reader that would rather come back later than
+// wait: its statements give up after busy when a writer holds the file.
+func OpenReader(path string, busy time.Duration) (*DB, error) {
+	return open(path, "ro", int(busy.Milliseconds()))
+}
 
 // OpenWrite opens an existing C4 database for writing, in WAL mode, and
 // adds what zylos-core v0.7.1's schema has and it lacks (see upgrade), so
 // the Node C4 of either era works on it afterwards.
 func OpenWrite(path string) (*DB, error) {
-	db, err := open(path, "rw")
+	db, err := open(path, "rw", BusyTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +70,7 @@ func FirstUse(path string) (created bool, err error) {
 	return Create(path)
 }
 
-func open(path, mode string) (*DB, error) {
+func open(path, mode string, busy int) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s (create it with: zylos-memory c4 init)", ErrNoDB, path)
@@ -73,13 +80,13 @@ func open(path, mode string) (*DB, error) {
 	if err := sqliteuri.CheckFiles(path); err != nil {
 		return nil, fmt.Errorf("open c4 db: %w", err)
 	}
-	sdb, err := sql.Open("sqlite3", dsn(path, mode))
+	sdb, err := sql.Open("sqlite3", dsn(path, mode, busy))
 	if err != nil {
 		return nil, fmt.Errorf("open c4 db %s: %w", path, err)
 	}
 	// One connection: pragmas and transactions then apply to every statement.
 	sdb.SetMaxOpenConns(1)
-	db := &DB{sql: sdb, path: path, now: time.Now}
+	db := &DB{sql: sdb, path: path, busy: busy, now: time.Now}
 	if err := db.checkTables(); err != nil {
 		sdb.Close()
 		return nil, err
@@ -89,12 +96,12 @@ func open(path, mode string) (*DB, error) {
 
 // dsn is the URI path is opened with: read-only (creating nothing, see
 // sqliteuri.ReadOnly) for mode "ro", else read-write.
-func dsn(path, mode string) string {
+func dsn(path, mode string, busy int) string {
 	q := url.Values{"mode": {mode}}
 	if mode == "ro" {
 		q = sqliteuri.ReadOnly(path)
 	}
-	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout))
+	q.Set("_busy_timeout", fmt.Sprint(busy))
 	if mode == "rw" {
 		// A writer takes the write lock at BEGIN, so a read-then-write
 		// transaction can never fail half-way on a lock upgrade.
@@ -134,7 +141,7 @@ func (db *DB) wrap(op string, err error) error {
 	if errors.As(err, &se) {
 		switch se.Code {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
-			return fmt.Errorf("%s: c4 db %s is locked by another writer (waited %d ms): %w", op, db.path, BusyTimeout, err)
+			return fmt.Errorf("%s: c4 db %s is locked by another writer (waited %d ms): %w", op, db.path, db.busy, err)
 		case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
 			return fmt.Errorf("%s: c4 db %s is corrupt or not a database: %w", op, db.path, err)
 		}

@@ -266,12 +266,12 @@ const tempPattern = ".c4.db.tmp-*"
 // build writes the schema into the empty file at path and closes it, which
 // folds the WAL back into the main file.
 func build(path string) error {
-	sdb, err := sql.Open("sqlite3", dsn(path, "rw"))
+	sdb, err := sql.Open("sqlite3", dsn(path, "rw", BusyTimeout))
 	if err != nil {
 		return fmt.Errorf("create c4 db: %w", err)
 	}
 	sdb.SetMaxOpenConns(1)
-	db := &DB{sql: sdb, path: path}
+	db := &DB{sql: sdb, path: path, busy: BusyTimeout}
 	defer sdb.Close()
 	if err := db.ensureWAL(); err != nil {
 		return err

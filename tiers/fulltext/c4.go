@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
-	"github.com/zylos/zylos-memory/internal/sqliteuri"
+	c4sync "github.com/zylos/zylos-memory/sync"
 )
 
 // Meta keys of the C4 part of the index: the highest row id indexed, and
@@ -20,11 +21,12 @@ const (
 
 // c4BusyTimeout bounds the wait for a writer holding c4.db: the rows are
 // indexed by a later update instead.
-const c4BusyTimeout = 200
+const c4BusyTimeout = 200 * time.Millisecond
 
 // c4 indexes the conversations added to c4.db since the watermark. c4.db
-// is opened read-only; a missing, locked or unreadable one is skipped with
-// a warning (missing: silently) and the rows already indexed stay.
+// is read through the sync package, read-only; a missing, locked or
+// unreadable one is skipped with a warning (missing: silently) and the
+// rows already indexed stay.
 func (u *updater) c4() error {
 	path := u.home.Layout.C4DB()
 	stat := c4Stat(path)
@@ -37,33 +39,27 @@ func (u *updater) c4() error {
 	if stat == "" {
 		return u.setMeta(metaC4Stat, "")
 	}
-	if err := sqliteuri.CheckFiles(path); err != nil {
-		u.warn("c4: %v", err)
-		return nil
-	}
-	q := sqliteuri.ReadOnly(path)
-	q.Set("_busy_timeout", strconv.Itoa(c4BusyTimeout))
-	db, err := sql.Open("sqlite3", sqliteuri.URI(path, q))
+	db, err := c4sync.OpenReader(path, c4BusyTimeout)
 	if err != nil {
 		u.warn("c4: %v", err)
 		return nil
 	}
 	defer db.Close()
 	watermark, _ := strconv.ParseInt(u.meta(metaC4ID), 10, 64)
-	var top sql.NullInt64
-	if err := db.QueryRowContext(u.ctx, `SELECT max(id) FROM conversations`).Scan(&top); err != nil {
-		u.warn("c4: %s: %v", path, err)
+	top, err := db.LastID(u.ctx)
+	if err != nil {
+		u.warn("c4: %v", err)
 		return nil
 	}
-	if top.Int64 < watermark { // a new c4.db: its ids start again
+	if top < watermark { // a new c4.db: its ids start again
 		if err := u.deleteDocs(c4Path, allLines); err != nil {
 			return err
 		}
 		watermark = 0
 	}
-	last, err := u.c4Rows(db, watermark)
+	last, err := db.ConversationsAfter(u.ctx, watermark, u.c4Row)
 	if err != nil {
-		u.warn("c4: %s: %v", path, err)
+		u.warn("c4: %v", err)
 	}
 	if err := u.setMeta(metaC4ID, strconv.FormatInt(last, 10)); err != nil {
 		return err
@@ -74,32 +70,16 @@ func (u *updater) c4() error {
 	return u.setMeta(metaC4Stat, stat)
 }
 
-// c4Rows indexes the rows after id from and returns the last id indexed.
-func (u *updater) c4Rows(db *sql.DB, from int64) (int64, error) {
-	rows, err := db.QueryContext(u.ctx, `SELECT id, COALESCE(timestamp, ''), COALESCE(direction, ''),
-		COALESCE(channel, ''), COALESCE(CAST(content AS BLOB), x'') FROM conversations WHERE id > ? ORDER BY id`, from)
-	if err != nil {
-		return from, err
+// c4Row indexes one conversation.
+func (u *updater) c4Row(c c4sync.Conversation) error {
+	day, _ := dayPrefix(c.Timestamp)
+	d := doc{line: int(c.ID), day: day, status: statusActive, category: c.Direction + " " + c.Channel,
+		body: clip(toValidUTF8(c.Content), maxDocBytes)}
+	if err := u.insert(c4Path, TierC4, d); err != nil {
+		return err
 	}
-	defer rows.Close()
-	last := from
-	for rows.Next() {
-		var id int64
-		var ts, direction, channel string
-		var content []byte
-		if err := rows.Scan(&id, &ts, &direction, &channel, &content); err != nil {
-			return last, err
-		}
-		day, _ := dayPrefix(ts)
-		d := doc{line: int(id), day: day, status: statusActive, category: direction + " " + channel,
-			body: clip(toValidUTF8(content), maxDocBytes)}
-		if err := u.insert(c4Path, TierC4, d); err != nil {
-			return last, err
-		}
-		last = id
-		u.st.C4Rows++
-	}
-	return last, rows.Err()
+	u.st.C4Rows++
+	return nil
 }
 
 // c4Stat is the size and modification time of c4.db and its WAL, "" when
