@@ -71,13 +71,18 @@ func largest(allocs map[string]int, n int) string {
 
 // BenchmarkHelpProcess: one whole `zylos-memory --help`, the floor every
 // command pays (exec, runtime start, package inits).
-func BenchmarkHelpProcess(b *testing.B) {
+func BenchmarkHelpProcess(b *testing.B) { benchmarkProcess(b, "--help") }
+
+// BenchmarkVersionProcess: one whole `zylos-memory --version`, the same
+// floor with the least output.
+func BenchmarkVersionProcess(b *testing.B) { benchmarkProcess(b, "--version") }
+
+func benchmarkProcess(b *testing.B, arg string) {
 	zylos := filepath.Join(b.TempDir(), "zylos")
 	testutil.Binary(b)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if res := (testutil.Run{ZylosDir: zylos}).Exec(b, "--help"); res.Code != 0 {
-			b.Fatalf("--help exit %d", res.Code)
+	for b.Loop() {
+		if res := (testutil.Run{ZylosDir: zylos}).Exec(b, arg); res.Code != 0 {
+			b.Fatalf("%s exit %d", arg, res.Code)
 		}
 	}
 }
