@@ -46,7 +46,7 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
 		}, "/timeline", "journal: git log", nil},
 		{"no journal", func(t *testing.T, dir string) { os.RemoveAll(filepath.Join(dir, "memory/.git")) },
-			"/core", "no journal yet", []string{"<strong>kafka</strong>"}},
+			"/core", "has no history yet", []string{"<strong>kafka</strong>"}},
 		{"corrupt scheduler db", func(t *testing.T, dir string) {
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/scheduler.db"), strings.Repeat("garbage!", 1000))
 		}, "/", "scheduler", []string{"DECISION", `id="backlog"`}},

@@ -16,10 +16,11 @@ import (
 	"unicode/utf8"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 type timelineData struct {
-	Filter  ChangeFilter
+	Filter  journal.Query
 	Changes []Change
 	Err     string
 }
@@ -28,14 +29,14 @@ type timelineData struct {
 // file (?session=&source=&file=, the file relative to memory/).
 func (s *site) timeline(r *http.Request) (page, error) {
 	q := r.URL.Query()
-	f := ChangeFilter{Session: q.Get("session"), Source: q.Get("source"), File: q.Get("file"), Limit: 100}
-	for _, v := range []string{f.Session, f.Source} {
+	f := journal.Query{Session: q.Get("session"), Source: journal.Source(q.Get("source")), Path: q.Get("file"), Limit: 100}
+	for _, v := range []string{f.Session, string(f.Source)} {
 		if len(v) > 200 || !utf8.ValidString(v) || strings.ContainsAny(v, "\x00\n") {
 			return page{}, badRequest("A filter must be one line of text.")
 		}
 	}
-	if f.File != "" {
-		if err := journalPath(f.File); err != nil {
+	if f.Path != "" {
+		if err := journalPath(f.Path); err != nil {
 			return page{}, err
 		}
 	}
@@ -68,7 +69,7 @@ func (s *site) change(r *http.Request) (page, error) {
 	if !isRev(rev) {
 		return page{}, badRequest(fmt.Sprintf("Change %q: want a commit id (hex).", clip(rev, 80)))
 	}
-	c, diff, err := s.o.Journal.Show(r.Context(), rev)
+	c, diff, err := s.changeWithDiff(r.Context(), rev)
 	if err != nil {
 		return page{}, unreadable(err)
 	}
@@ -125,7 +126,7 @@ func (s *site) charts(r *http.Request) (page, error) {
 }
 
 func (s *site) sizeChart(ctx context.Context) (template.HTML, int, string) {
-	changes, err := s.o.Journal.Changes(ctx, ChangeFilter{Limit: 2000, NoFiles: true})
+	changes, err := s.changes(ctx, journal.Query{Limit: 2000, Detail: journal.Bare})
 	if err != nil {
 		return "", 0, err.Error()
 	}
@@ -181,7 +182,7 @@ func (s *site) fillSizes(revs []string) {
 	for _, rev := range revs {
 		s.turn <- struct{}{}
 		ctx, cancel := context.WithTimeout(context.Background(), pageTimeout)
-		files, err := s.o.Journal.Sizes(ctx, rev)
+		files, err := s.journal().Sizes(ctx, rev)
 		cancel()
 		<-s.turn
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
+	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -61,7 +62,7 @@ func (s *site) core(r *http.Request) (page, error) {
 	}
 	d.Budgets, _ = budgets(l)
 	for _, name := range names {
-		cs, err := s.lastChanges(r.Context(), ChangeFilter{File: name, Limit: 20})
+		cs, err := s.lastChanges(r.Context(), journal.Query{Path: name, Limit: 20})
 		d.Changes, d.JournalErr = append(d.Changes, cs...), err
 	}
 	sort.Slice(d.Changes, func(i, j int) bool { return d.Changes[i].Time.After(d.Changes[j].Time) })
@@ -288,7 +289,7 @@ func (s *site) entry(r *http.Request) (page, error) {
 		files = append(files, d.RecordRel)
 	}
 	for _, p := range files {
-		cs, err := s.lastChanges(r.Context(), ChangeFilter{File: strings.TrimPrefix(p, "memory/"), Limit: 50})
+		cs, err := s.lastChanges(r.Context(), journal.Query{Path: strings.TrimPrefix(p, "memory/"), Limit: 50})
 		d.Changes, d.JournalErr = append(d.Changes, cs...), err
 	}
 	return page{Name: "entry", Title: title, Data: d}, nil

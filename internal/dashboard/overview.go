@@ -15,6 +15,7 @@ import (
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 type budgetView struct {
@@ -73,7 +74,7 @@ func (s *site) overview(r *http.Request) (page, error) {
 	d.C4 = c4Overview(l)
 	d.Tasks, d.TasksErr = tasks(l)
 	d.Running, _ = scheduler.Running(l)
-	d.Changes, d.JournalErr = s.lastChanges(r.Context(), ChangeFilter{Limit: 10})
+	d.Changes, d.JournalErr = s.lastChanges(r.Context(), journal.Query{Limit: 10})
 	d.Index = indexState(l)
 	return page{Name: "overview", Title: "Overview", Data: d}, nil
 }
@@ -181,9 +182,13 @@ func tasks(l tiers.Layout) ([]*scheduler.Task, string) {
 	return ts, ""
 }
 
-func (s *site) lastChanges(ctx context.Context, f ChangeFilter) ([]Change, string) {
-	cs, err := s.o.Journal.Changes(ctx, f)
-	if err != nil {
+func (s *site) lastChanges(ctx context.Context, q journal.Query) ([]Change, string) {
+	cs, err := s.changes(ctx, q)
+	var gitErr *journal.GitError
+	switch {
+	case errors.As(err, &gitErr):
+		return nil, "journal: " + err.Error()
+	case err != nil:
 		return nil, err.Error()
 	}
 	return cs, ""

@@ -83,10 +83,14 @@ func (s *site) restoreTarget(r *http.Request) (string, Change, error) {
 	if err != nil {
 		return "", Change{}, err
 	}
-	c, _, err := s.o.Journal.Show(r.Context(), rev)
+	cs, err := s.changes(r.Context(), journal.Query{Rev: rev, Detail: journal.Bare})
 	if err != nil {
 		return "", Change{}, unreadable(err)
 	}
+	if len(cs) != 1 {
+		return "", Change{}, notFound("No change " + rev + " in the journal.")
+	}
+	c := cs[0]
 	if _, err := s.journal().Version(r.Context(), c.Rev, file); err != nil {
 		return "", Change{}, unreadable(err)
 	}
@@ -99,11 +103,11 @@ func (s *site) restoreConfirm(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	diff, err := s.o.Journal.RestoreDiff(r.Context(), c.Rev, file)
+	diff, cut, err := s.journal().RestoreDiff(r.Context(), c.Rev, file, maxDiff)
 	if err != nil {
 		return page{}, unreadable(err)
 	}
-	return page{Name: "restore", Title: "Restore memory/" + file, Data: restoreData{File: file, Change: c, Diff: diff}}, nil
+	return page{Name: "restore", Title: "Restore memory/" + file, Data: restoreData{File: file, Change: c, Diff: withCut(diff, cut)}}, nil
 }
 
 // restore puts the file back as at the change, as the restore command
@@ -168,13 +172,6 @@ func (s *site) undo(r *http.Request) (page, error) {
 	}
 	return page{Name: "journalResult", Title: "Undid session " + session,
 		Data: journalResult{Lines: lines}}, nil
-}
-
-// journal is the home's journal for a restore or an undo.
-func (s *site) journal() *journal.Journal {
-	j := journal.Open(s.o.Layout)
-	j.Now = s.o.Now
-	return j
 }
 
 // journalError is a refused restore or undo: the journal's reason, as a

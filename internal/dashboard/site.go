@@ -26,8 +26,6 @@ type Options struct {
 	// Health runs the doctor's checks; nil shows none. It runs in the
 	// background (it starts hook processes), never while a page waits.
 	Health func() []hooks.Check
-	// Journal reads memory/.git; nil reads it with the git CLI.
-	Journal Journal
 	// Warnings are shown on the overview (a non-loopback address, say).
 	Warnings []string
 }
@@ -61,9 +59,6 @@ func NewHandler(o Options, token string, addrs ...string) http.Handler {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
-	}
-	if o.Journal == nil {
-		o.Journal = newGitJournal(o.Layout)
 	}
 	g := newGuard(token, addrs)
 	s := &site{o: o, guard: g, tpl: templates(g.csrf), turn: make(chan struct{}, 1)}

@@ -49,10 +49,25 @@ func (e Entry) Line(loc *time.Location) string {
 type Query struct {
 	Path    string // relative to memory/; "" for every change
 	Session string
+	Source  Source // "" for every source
+	Rev     string // only this change; "" for the whole history
 	Since   string // any time git understands
 	Until   string
 	Limit   int // 0: no limit
+	Detail  Detail
 }
+
+// Detail is what History reads of the files each change touched.
+type Detail int
+
+const (
+	Counts Detail = iota // paths, and the lines added and removed
+	// Names is paths only, no diff computed; in a list (no Rev), none for
+	// the first change, which holds the whole memory: listing thousands
+	// of paths costs a page of changes tens of milliseconds.
+	Names
+	Bare // nothing: the cheapest, for a long span
+)
 
 // ErrNoHistory is a home whose journal has no commit yet.
 var ErrNoHistory = errors.New("the memory journal has no history yet")
@@ -64,7 +79,26 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if err := j.readable(); err != nil {
 		return nil, err
 	}
-	args := []string{"log", "--no-color", "--numstat", "--no-renames", "--format=" + logFormat}
+	args := []string{"log", "--no-color", "--no-renames", "--format=" + logFormat}
+	var env []string
+	switch q.Detail {
+	case Counts:
+		args = append(args, "--numstat", "--root")
+	case Names:
+		args = append(args, "--name-only")
+		if q.Rev == "" {
+			env = []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"}
+		} else {
+			args = append(args, "--root")
+		}
+	}
+	from := "HEAD"
+	if q.Rev != "" {
+		if err := checkRev(q.Rev); err != nil {
+			return nil, err
+		}
+		from, q.Limit = q.Rev, 1
+	}
 	if q.Limit > 0 {
 		args = append(args, "-n", strconv.Itoa(q.Limit))
 	}
@@ -74,15 +108,25 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Until != "" {
 		args = append(args, "--until="+q.Until)
 	}
-	if q.Session != "" {
-		args = append(args, "-E", "--grep=^"+trailerSession+": "+regexp.QuoteMeta(q.Session)+"$")
+	var greps int
+	for _, t := range [][2]string{{trailerSession, q.Session}, {trailerSource, string(q.Source)}} {
+		if t[1] != "" {
+			args = append(args, "-E", "--grep=^"+t[0]+": "+regexp.QuoteMeta(t[1])+"$")
+			greps++
+		}
 	}
-	args = append(args, "HEAD", "--")
+	if greps > 1 { // both trailers, not either
+		args = append(args, "--all-match")
+	}
+	args = append(args, "--end-of-options", from, "--")
 	if q.Path != "" {
 		args = append(args, ":(literal)"+q.Path)
 	}
-	out, err := j.git(ctx, nil, args...)
+	out, err := j.gitWith(ctx, env, nil, args...)
 	if err != nil {
+		if q.Rev != "" {
+			return nil, fmt.Errorf("%q is not a revision of the memory journal (see `history`)", q.Rev)
+		}
 		return nil, err
 	}
 	return parseLog(out), nil
@@ -98,8 +142,12 @@ func parseLog(out string) []Entry {
 		secs, _ := strconv.ParseInt(f[1], 10, 64)
 		e := Entry{Rev: f[0], Time: time.Unix(secs, 0), Summary: f[2], Source: f[3], Session: f[4], Tool: f[5], Command: f[6], Paths: []string{}}
 		for _, line := range strings.Split(f[7], "\n") {
+			if line == "" {
+				continue
+			}
 			nums := strings.SplitN(line, "\t", 3)
-			if len(nums) != 3 {
+			if len(nums) != 3 { // --name-only: the path alone
+				e.Paths = append(e.Paths, line)
 				continue
 			}
 			a, _ := strconv.Atoi(nums[0]) // "-" for a binary file counts 0
@@ -154,11 +202,8 @@ func (j *Journal) Version(ctx context.Context, rev, path string) ([]byte, error)
 
 // resolveRev turns a revision a user typed into a commit of the journal.
 func (j *Journal) resolveRev(ctx context.Context, rev string) (string, error) {
-	if err := j.readable(); err != nil {
+	if err := j.readableRev(rev); err != nil {
 		return "", err
-	}
-	if rev == "" || strings.HasPrefix(rev, "-") {
-		return "", fmt.Errorf("%q is not a revision of the memory journal", rev)
 	}
 	out, err := j.git(ctx, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {

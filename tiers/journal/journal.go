@@ -107,9 +107,23 @@ func (j *Journal) git(ctx context.Context, stdin []byte, args ...string) (string
 
 // gitWith is git with extra environment variables.
 func (j *Journal) gitWith(ctx context.Context, extra []string, stdin []byte, args ...string) (string, error) {
+	out, _, err := j.run(ctx, extra, stdin, 0, args...)
+	return out, err
+}
+
+// gitCapped is git whose output is read up to limit bytes only (cut
+// tells); git is stopped there: a diff of the whole memory can be large.
+// The output is made valid UTF-8 for a page to show.
+func (j *Journal) gitCapped(ctx context.Context, limit int, args ...string) (out string, cut bool, err error) {
+	out, cut, err = j.run(ctx, nil, nil, limit, args...)
+	return strings.ToValidUTF8(out, "\uFFFD"), cut, err
+}
+
+// run runs git; a limit above 0 bounds what is read of its output.
+func (j *Journal) run(ctx context.Context, extra []string, stdin []byte, limit int, args ...string) (string, bool, error) {
 	bin, err := gitPath()
 	if err != nil {
-		return "", fmt.Errorf("git not found: %w", err)
+		return "", false, fmt.Errorf("git not found: %w", err)
 	}
 	full := append([]string{"--git-dir=" + j.gitDir, "--work-tree=" + j.dir, "-c", "core.quotepath=off"}, args...)
 	cmd := exec.CommandContext(ctx, bin, full...)
@@ -118,17 +132,40 @@ func (j *Journal) gitWith(ctx context.Context, extra []string, stdin []byte, arg
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	out := &cappedBuffer{limit: limit}
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
+	if err := cmd.Run(); err != nil && !out.cut {
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
 		}
-		return out.String(), &GitError{Args: args, Err: err, Stderr: msg}
+		return out.String(), false, &GitError{Args: args, Err: err, Stderr: msg}
 	}
-	return out.String(), nil
+	return out.String(), out.cut, nil
 }
+
+// cappedBuffer keeps the first limit bytes written to it (all when limit
+// is 0) and fails the write past them, which stops the copy from git. The
+// buffer is a field, not embedded: its ReadFrom would let io.Copy past Write.
+type cappedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	cut   bool
+}
+
+var errCapped = errors.New("output limit reached")
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.limit > 0 && b.buf.Len()+len(p) > b.limit {
+		n, _ := b.buf.Write(p[:b.limit-b.buf.Len()])
+		b.cut = true
+		return n, errCapped
+	}
+	return b.buf.Write(p)
+}
+
+func (b *cappedBuffer) String() string { return b.buf.String() }
 
 // GitError is a git command that failed.
 type GitError struct {
