@@ -290,3 +290,60 @@ func TestJournalHomeInsideAnotherRepository(t *testing.T) {
 		t.Errorf("doctor:\n%s", res.Stdout)
 	}
 }
+
+// History of a reference entry by its id lists the changes to that entry
+// only, not every change to its file.
+func TestJournalHistoryOfOneEntry(t *testing.T) {
+	zylos, r := journalHome(t)
+	decisions := filepath.Join(zylos, "memory", "reference", "decisions.md")
+	const sqlite = "### [2026-03-01] Use SQLite for the log\n- **Decision:** SQLite with WAL\n- **Status:** active\n"
+	const kafka = "### [2026-03-02] Consume with Kafka\n- **Decision:** %s\n- **Status:** active\n"
+	write := func(session, text string) {
+		t.Helper()
+		os.WriteFile(decisions, []byte(text), 0o644)
+		r.Stdin = writePayload(session, decisions)
+		if res := r.Exec(t, "hook", "post-tool-use"); res.Code != 0 {
+			t.Fatalf("hook: %+v", res)
+		}
+		r.Stdin = ""
+	}
+	ids := func() []string {
+		data, _ := os.ReadFile(decisions)
+		var out []string
+		for _, m := range regexp.MustCompile(`<!-- id: ([^ ]+) -->`).FindAllStringSubmatch(string(data), -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	write("s-sqlite", "# Decisions Log\n\n"+sqlite)
+	data, _ := os.ReadFile(decisions)
+	write("s-kafka", string(data)+"\n"+fmt.Sprintf(kafka, "one consumer group"))
+	data, _ = os.ReadFile(decisions)
+	write("s-lag", strings.Replace(string(data), "one consumer group", "a group per topic", 1))
+	got := ids()
+	if len(got) != 2 {
+		t.Fatalf("ids: %v", got)
+	}
+	sessions := func(arg string) string {
+		t.Helper()
+		res := r.Exec(t, "history", "--json", arg)
+		var es []struct{ Session string }
+		if err := json.Unmarshal([]byte(res.Stdout), &es); err != nil || res.Code != 0 {
+			t.Fatalf("history %s: %+v", arg, res)
+		}
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Session)
+		}
+		return strings.Join(s, " ")
+	}
+	if s := sessions(got[0]); s != "s-sqlite" {
+		t.Errorf("history of the SQLite entry: %q, want s-sqlite", s)
+	}
+	if s := sessions(got[1]); s != "s-lag s-kafka" {
+		t.Errorf("history of the Kafka entry: %q, want s-lag s-kafka", s)
+	}
+	if s := sessions("memory/reference/decisions.md"); !strings.HasPrefix(s, "s-lag s-kafka s-sqlite") {
+		t.Errorf("history of the file: %q", s)
+	}
+}

@@ -95,7 +95,7 @@ func historyCommand(c *cli.Context) error {
 	}
 	if c.NArg() == 1 {
 		cwd, _ := os.Getwd()
-		if q.Path, err = j.Rel(c.Args().First(), cwd); err != nil {
+		if err := j.Select(&q, c.Args().First(), cwd); err != nil {
 			return err
 		}
 	}

@@ -86,11 +86,9 @@ func (h Home) history(ctx context.Context, in historyInput) (string, error) {
 		}
 		// As the history command reads it: a path (kept or deleted), a
 		// record id or a reference entry id.
-		rel, err := journal.Open(h.Layout).Rel(ref, "")
-		if err != nil {
+		if err := journal.Open(h.Layout).Select(&q, ref, ""); err != nil {
 			return "", fmt.Errorf("ref %q: %w; give a path under memory/, a record id or an entry id", in.Ref, err)
 		}
-		q.Path = rel
 	}
 	return h.journalLog(ctx, q)
 }

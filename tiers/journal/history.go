@@ -48,6 +48,7 @@ func (e Entry) Line(loc *time.Location) string {
 // Query selects entries of the history.
 type Query struct {
 	Path    string // relative to memory/; "" for every change
+	Entry   string // a reference entry id in Path: only the changes to its text
 	Session string
 	Source  Source // "" for every source
 	Rev     string // only this change; "" for the whole history
@@ -78,6 +79,9 @@ const logFormat = "%x1e%H%x1f%at%x1f%s%x1f%(trailers:key=Zylos-Source,valueonly,
 func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if err := j.readable(); err != nil {
 		return nil, err
+	}
+	if q.Entry != "" {
+		return j.entryHistory(ctx, q)
 	}
 	args := []string{"log", "--no-color", "--no-renames", "--format=" + logFormat}
 	var env []string

@@ -138,5 +138,6 @@ func FuzzParseGitOutput(f *testing.F) {
 		parseRaw(s)
 		parseLog(s)
 		parseNameStatus(s)
+		parseBatch(s)
 	})
 }
