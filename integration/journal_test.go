@@ -43,6 +43,17 @@ func writePayload(session, path string) string {
 	return fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":%q,"tool_name":"Write","tool_input":{"file_path":%q,"content":"x"},"tool_response":{},"cwd":"/"}`, session, path)
 }
 
+// writeThroughHook writes text to path as the agent's Write tool does,
+// then runs the PostToolUse hook of session on it.
+func writeThroughHook(t *testing.T, r testutil.Run, session, path, text string) {
+	t.Helper()
+	os.WriteFile(path, []byte(text), 0o644)
+	r.Stdin = writePayload(session, path)
+	if res := r.Exec(t, "hook", "post-tool-use"); res.Code != 0 {
+		t.Fatalf("hook: %+v", res)
+	}
+}
+
 // revs replaces the revisions of a history listing by REV.
 var revPattern = regexp.MustCompile(`(?m)^[0-9a-f]{10} `)
 
@@ -298,15 +309,7 @@ func TestJournalHistoryOfOneEntry(t *testing.T) {
 	decisions := filepath.Join(zylos, "memory", "reference", "decisions.md")
 	const sqlite = "### [2026-03-01] Use SQLite for the log\n- **Decision:** SQLite with WAL\n- **Status:** active\n"
 	const kafka = "### [2026-03-02] Consume with Kafka\n- **Decision:** %s\n- **Status:** active\n"
-	write := func(session, text string) {
-		t.Helper()
-		os.WriteFile(decisions, []byte(text), 0o644)
-		r.Stdin = writePayload(session, decisions)
-		if res := r.Exec(t, "hook", "post-tool-use"); res.Code != 0 {
-			t.Fatalf("hook: %+v", res)
-		}
-		r.Stdin = ""
-	}
+	write := func(session, text string) { writeThroughHook(t, r, session, decisions, text) }
 	ids := func() []string {
 		data, _ := os.ReadFile(decisions)
 		var out []string
@@ -345,5 +348,62 @@ func TestJournalHistoryOfOneEntry(t *testing.T) {
 	}
 	if s := sessions("memory/reference/decisions.md"); !strings.HasPrefix(s, "s-lag s-kafka s-sqlite") {
 		t.Errorf("history of the file: %q", s)
+	}
+}
+
+// Undoing a session's edits of a reference file takes its records along
+// through the records layer: an edited record gets its content back and
+// keeps its change log, with the undo appended; a record the session
+// created is retired, never deleted.
+func TestJournalUndoKeepsRecordsHistory(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	decisions := filepath.Join(mem, "reference", "decisions.md")
+	write := func(session, text string) { writeThroughHook(t, r, session, decisions, text) }
+	write("s-before", "# Decisions Log\n\n### [2026-03-01] Use SQLite for the log\n- **Decision:** SQLite with WAL\n- **Status:** active\n")
+	before, _ := os.ReadFile(decisions)
+	sqliteRec, _ := filepath.Glob(filepath.Join(mem, "records", "decisions", "*.json"))
+	if len(sqliteRec) != 1 {
+		t.Fatalf("records: %v", sqliteRec)
+	}
+	edited := strings.Replace(string(before), "SQLite with WAL", "SQLite, WAL off", 1)
+	write("s-undone", edited+"\n### [2026-03-02] Consume with Kafka\n- **Decision:** one consumer group\n- **Status:** active\n")
+	all, _ := filepath.Glob(filepath.Join(mem, "records", "decisions", "*.json"))
+	if len(all) != 2 {
+		t.Fatalf("records after the session: %v", all)
+	}
+	res := r.Exec(t, "undo", "--session", "s-undone")
+	if res.Code != 0 {
+		t.Fatalf("undo: %+v", res)
+	}
+	if data, _ := os.ReadFile(decisions); !strings.Contains(string(data), "SQLite with WAL") || strings.Contains(string(data), "Kafka") {
+		t.Errorf("decisions.md after the undo:\n%s", data)
+	}
+	record := func(p string) map[string]any {
+		var rec map[string]any
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatalf("a record is gone: %v", err)
+		}
+		json.Unmarshal(data, &rec)
+		return rec
+	}
+	for _, p := range all {
+		rec := record(p)
+		changes := fmt.Sprint(rec["changes"])
+		switch p {
+		case sqliteRec[0]:
+			if !strings.Contains(fmt.Sprint(rec["content"]), "SQLite with WAL") || rec["record_status"] != "active" ||
+				strings.Count(changes, "summary:") < 3 || !strings.Contains(changes, "undone: session s-undone") {
+				t.Errorf("the edited record: status %v, content %v, changes %v", rec["record_status"], rec["content"], changes)
+			}
+		default:
+			if rec["record_status"] != "retired" || !strings.Contains(changes, "undone: session s-undone") {
+				t.Errorf("the created record: status %v, changes %v", rec["record_status"], changes)
+			}
+		}
+	}
+	if st := gitIn(t, mem, "status", "--porcelain"); st != "" {
+		t.Errorf("the undo left changes out of the journal:\n%s", st)
 	}
 }

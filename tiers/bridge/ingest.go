@@ -553,6 +553,9 @@ func (in *ingester) unclaimed() error {
 		}
 		if st.spec.hasView(st.rec) && !in.keep[st.key()] {
 			why := "entry removed from " + file
+			if in.Reason != "" {
+				why += " (" + in.Reason + ")"
+			}
 			c := Change{Action: "retired", Target: in.shown(st.abs), File: file, Title: st.rec.Title, Detail: why}
 			if !in.dry {
 				if _, err := in.write(records.WriteOptions{Action: "retire", Target: st.abs, Reason: why}); err != nil {

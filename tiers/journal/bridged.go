@@ -18,22 +18,21 @@ import (
 // as a plain atomic write. warn takes the bridge's notes.
 func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restorer {
 	h := bridge.Home{Layout: j.layout, Now: now, Warn: warn}
-	if _, ok := h.ReferenceFile(filepath.Join(j.dir, filepath.FromSlash(rel)), ""); ok {
-		return func(abs string, data []byte, from string) error {
-			if err := writeFile(abs, data, from); err != nil {
+	switch j.kindOf(rel) {
+	case referenceFile:
+		return func(abs string, data []byte, why string) error {
+			if err := writeFile(abs, data, why); err != nil {
 				return err
 			}
-			h.Reason = "restored from " + from
+			h.Reason = why
 			_, err := bridge.Ingest(h, false)
 			return err
 		}
-	}
-	parts := strings.Split(rel, "/")
-	if len(parts) == 3 && parts[0] == "records" && records.CategoryOfFolder(parts[1]) != "" && strings.HasSuffix(rel, ".json") {
-		return func(abs string, data []byte, from string) error {
+	case recordFile:
+		return func(abs string, data []byte, why string) error {
 			var doc map[string]any
 			if err := json.Unmarshal(data, &doc); err != nil {
-				return fmt.Errorf("memory/%s at %s is not a record: %w", rel, from, err)
+				return fmt.Errorf("memory/%s (%s) is not a record: %w", rel, why, err)
 			}
 			// The change log is append-only: the record's own, and the restore.
 			cur, err := regfile.ReadFile(abs)
@@ -45,7 +44,7 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 				return fmt.Errorf("memory/%s is not a record now: %w", rel, err)
 			}
 			changes, _ := current["changes"].([]any)
-			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": "restored from " + from})
+			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": why})
 			var view records.View
 			if h.HasView() {
 				view = h.View() // the record's entry follows it, as with records write
@@ -56,4 +55,25 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 		}
 	}
 	return nil
+}
+
+// fileKind is what a memory file is to the records: a reference file the
+// bridge keeps records of, a record, or neither.
+type fileKind int
+
+const (
+	plainFile fileKind = iota
+	referenceFile
+	recordFile
+)
+
+func (j *Journal) kindOf(rel string) fileKind {
+	if _, ok := (bridge.Home{Layout: j.layout}).ReferenceFile(filepath.Join(j.dir, filepath.FromSlash(rel)), ""); ok {
+		return referenceFile
+	}
+	parts := strings.Split(rel, "/")
+	if len(parts) == 3 && parts[0] == "records" && records.CategoryOfFolder(parts[1]) != "" && strings.HasSuffix(rel, ".json") {
+		return recordFile
+	}
+	return plainFile
 }

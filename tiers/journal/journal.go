@@ -95,6 +95,14 @@ func (j *Journal) SetOff(off bool) error {
 	return writeState(path, []byte("the memory journal is off; `zylos-memory init --journal=true` turns it on\n"))
 }
 
+// now is the journal's clock, the wall clock when none was given.
+func (j *Journal) now() time.Time {
+	if j.Now != nil {
+		return j.Now()
+	}
+	return time.Now()
+}
+
 // gitPath is the git binary, looked up once per process.
 var gitPath = sync.OnceValues(func() (string, error) { return exec.LookPath("git") })
 

@@ -12,12 +12,14 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 )
 
 // Restorer writes a restored file; the bridge and the records layer give
 // their own, so that records follow a restored reference file and a
-// restored record goes through a records write. nil writes the file.
-type Restorer func(abs string, data []byte, from string) error
+// restored record goes through a records write. why is the change-log
+// summary of the records it changes. nil writes the file.
+type Restorer func(abs string, data []byte, why string) error
 
 // Restore puts memory/path back as it was at rev, as a new change of the
 // command named cmd. It answers what it did, in one line.
@@ -36,7 +38,7 @@ func (j *Journal) Restore(ctx context.Context, c Change, rel, rev string, write 
 	if write == nil {
 		write = writeFile
 	}
-	if err := write(abs, data, short(rev)); err != nil {
+	if err := write(abs, data, "restored from "+short(rev)); err != nil {
 		return "", err
 	}
 	c.Summary = fmt.Sprintf("memory/%s as at %s", rel, short(rev))
@@ -95,24 +97,13 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 	if len(files) == 0 {
 		return []string{fmt.Sprintf("the %d changes of session %s are undone already; nothing changed", len(entries), session)}, nil
 	}
-	for _, f := range files {
-		abs := filepath.Join(j.dir, filepath.FromSlash(f.Path))
-		if f.Status == 'D' {
-			if err := os.Remove(abs); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, err
-			}
-			continue
-		}
-		data, err := j.git(ctx, nil, "cat-file", "blob", tree+":"+f.Path)
-		if err != nil {
-			return nil, err
-		}
-		if err := writeFile(abs, []byte(data), ""); err != nil {
-			return nil, err
-		}
+	var lines []string
+	if err := j.revertFiles(ctx, tree, files, "undone: session "+session, func(msg string) {
+		lines = append(lines, "warning: "+msg)
+	}); err != nil {
+		return nil, err
 	}
 	c.Summary = fmt.Sprintf("the %d %s of session %s", len(entries), plural(len(entries), "change", "changes"), session)
-	var lines []string
 	for _, e := range entries {
 		lines = append(lines, "reverted "+e.Line(loc))
 	}
@@ -124,6 +115,48 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 		lines = append(lines, fmt.Sprintf("undid %s (%s): %s", c.Summary, short(res.Rev), Describe(res.Files)))
 	}
 	return lines, nil
+}
+
+// revertFiles writes the memory as tree has it, for the files an undo
+// changes. A record keeps its change log and gets why appended (records
+// are written through the records layer); a record the undone changes
+// created is not deleted but retired by the bridge once its entry is gone
+// from the reference file reverted with it; the reference files are
+// ingested once, so that their records follow.
+func (j *Journal) revertFiles(ctx context.Context, tree string, files []FileChange, why string, warn func(string)) error {
+	now := j.now()
+	var ingest bool
+	for _, f := range files {
+		abs := filepath.Join(j.dir, filepath.FromSlash(f.Path))
+		kind := j.kindOf(f.Path)
+		if f.Status == 'D' {
+			if kind == recordFile {
+				continue // retired by the ingest below, never deleted
+			}
+			if err := os.Remove(abs); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			ingest = ingest || kind == referenceFile
+			continue
+		}
+		data, err := j.git(ctx, nil, "cat-file", "blob", tree+":"+f.Path)
+		if err != nil {
+			return err
+		}
+		write := writeFile
+		if kind == recordFile && f.Status == 'M' {
+			write = j.Restorer(f.Path, now, warn)
+		}
+		if err := write(abs, []byte(data), why); err != nil {
+			return err
+		}
+		ingest = ingest || kind == referenceFile
+	}
+	if !ingest {
+		return nil
+	}
+	_, err := bridge.Ingest(bridge.Home{Layout: j.layout, Now: now, Warn: warn, Reason: why}, false)
+	return err
 }
 
 // revertTree applies the reverse of each entry, newest first, to HEAD's
