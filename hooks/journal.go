@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers/journal"
-	"github.com/zylos/zylos-memory/tiers/records/guard"
+	"github.com/zylos/zylos-memory/hooks/guard"
 )
 
 // journaled commits what a tool call changed in the memory, attributed to

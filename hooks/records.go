@@ -12,9 +12,9 @@ import (
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/tiers/records/guard"
-	"github.com/zylos/zylos-memory/tiers/records/recall"
-	"github.com/zylos/zylos-memory/tiers/records/triage"
+	"github.com/zylos/zylos-memory/hooks/guard"
+	"github.com/zylos/zylos-memory/tiers/recall"
+	"github.com/zylos/zylos-memory/hooks/triage"
 )
 
 // The structured records layer's hooks: the same functions as the

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers/bridge"
-	"github.com/zylos/zylos-memory/tiers/records/guard"
+	"github.com/zylos/zylos-memory/hooks/guard"
 )
 
 // ingestEdit takes a Write/Edit of a reference file into the records. A

@@ -13,7 +13,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/tiers/records/recall"
+	"github.com/zylos/zylos-memory/tiers/recall"
 )
 
 // maxNewInfo bounds --new-info-file: new information is a paragraph, not a

@@ -11,7 +11,7 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/tiers/records/guard"
+	"github.com/zylos/zylos-memory/hooks/guard"
 )
 
 // toolHookDeadline bounds reading a tool hook's payload; deciding takes

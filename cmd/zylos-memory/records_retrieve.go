@@ -10,7 +10,7 @@ import (
 
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/tiers/records/recall"
+	"github.com/zylos/zylos-memory/tiers/recall"
 )
 
 // retrieveDeadline keeps the hook well inside Claude Code's timeout even on

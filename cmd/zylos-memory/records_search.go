@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/tiers/records/recall"
+	"github.com/zylos/zylos-memory/tiers/recall"
 )
 
 func newRecordsSearchCommand() *cli.Command {

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/tiers/records/triage"
+	"github.com/zylos/zylos-memory/hooks/triage"
 )
 
 func newRecordsTriageCommand() *cli.Command {

@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/hooks"
-	"github.com/zylos/zylos-memory/tiers/records/guard"
+	"github.com/zylos/zylos-memory/hooks/guard"
 )
 
 func newRecordsValidateCommand() *cli.Command {

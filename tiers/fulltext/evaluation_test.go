@@ -15,7 +15,7 @@ import (
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
-	"github.com/zylos/zylos-memory/tiers/records/recall"
+	"github.com/zylos/zylos-memory/tiers/recall"
 )
 
 // evalDepth is how many hits a question reads to find its first ten
