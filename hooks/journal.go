@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/hooks/guard"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 // journaled commits what a tool call changed in the memory, attributed to

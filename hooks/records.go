@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks/guard"
+	"github.com/zylos/zylos-memory/hooks/triage"
 	"github.com/zylos/zylos-memory/internal/hookstate"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
-	"github.com/zylos/zylos-memory/tiers/records"
-	"github.com/zylos/zylos-memory/hooks/guard"
 	"github.com/zylos/zylos-memory/tiers/recall"
-	"github.com/zylos/zylos-memory/hooks/triage"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // The structured records layer's hooks: the same functions as the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/hooks/guard"
+	"github.com/zylos/zylos-memory/tiers/bridge"
 )
 
 // ingestEdit takes a Write/Edit of a reference file into the records. A

@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/recall"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // maxNewInfo bounds --new-info-file: new information is a paragraph, not a

@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/hooks"
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/hooks/guard"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // toolHookDeadline bounds reading a tool hook's payload; deciding takes

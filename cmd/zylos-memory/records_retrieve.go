@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers/fulltext"
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/tiers/recall"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // retrieveDeadline keeps the hook well inside Claude Code's timeout even on

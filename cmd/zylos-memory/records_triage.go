@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/tiers/records"
 	"github.com/zylos/zylos-memory/hooks/triage"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 func newRecordsTriageCommand() *cli.Command {
