@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/c4fixture"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkSessionStartInProcess(b *testing.B) {
 // BenchmarkSessionStartV07InProcess: a v0.7 home (identity, state and
 // references of 4 KB each, the v0.7 framing) and the same C4 database.
 func BenchmarkSessionStartV07InProcess(b *testing.B) {
-	l := home{convs: 1000, convSize: 200}.build(b)
+	l := c4fixture.Home{Convs: 1000, ConvSize: 200}.Build(b)
 	for _, name := range []string{"identity.md", "state.md", "references.md"} {
 		os.WriteFile(filepath.Join(l.MemoryDir(), name), []byte("# "+name+"\n"+strings.Repeat("- a line of memory, forty bytes long..\n", 100)), 0o644)
 	}
@@ -34,7 +35,7 @@ func BenchmarkUserPromptSubmitInProcess(b *testing.B) {
 }
 
 func benchEntryPoint(b *testing.B, ev Event, stdin string) {
-	runEntryPoint(b, home{core: sampleCore, convs: 1000, convSize: 200}.build(b), ev, stdin)
+	runEntryPoint(b, c4fixture.Home{Core: c4fixture.SampleCore, Convs: 1000, ConvSize: 200}.Build(b), ev, stdin)
 }
 
 func runEntryPoint(b *testing.B, l tiers.Layout, ev Event, stdin string) {

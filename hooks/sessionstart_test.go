@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,39 +15,6 @@ import (
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
-
-const sampleCore = "# Core Memory\n\n## Identity\nI am Zylos.\n\n## Active Working State\nShipping the hooks.\n"
-
-// home describes a zylos home for an entry point test.
-type home struct {
-	core      string // core.md content; "" leaves it out, "<dir>" makes it a directory
-	convs     int    // C4 conversations; -1 leaves the database out
-	convSize  int    // bytes per conversation
-	corruptC4 bool
-}
-
-func (h home) build(t testing.TB) tiers.Layout {
-	t.Helper()
-	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
-	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	switch h.core {
-	case "":
-	case "<dir>":
-		os.MkdirAll(l.CoreFile(), 0o755)
-	default:
-		os.WriteFile(l.CoreFile(), []byte(h.core), 0o644)
-	}
-	switch {
-	case h.corruptC4:
-		os.MkdirAll(filepath.Dir(l.C4DB()), 0o755)
-		os.WriteFile(l.C4DB(), bytes.Repeat([]byte("not a database "), 500), 0o644)
-	case h.convs >= 0:
-		c4fixture.Create(t, l.C4DB(), h.convs, h.convSize)
-	}
-	return l
-}
 
 // answer runs an entry point on a home and returns its context text.
 func answer(t *testing.T, ev Event, l tiers.Layout, stdin string) (text, stderr string) {
@@ -82,21 +48,21 @@ func answer(t *testing.T, ev Event, l tiers.Layout, stdin string) (text, stderr 
 func TestSessionStart(t *testing.T) {
 	tests := []struct {
 		name       string
-		home       home
+		home       c4fixture.Home
 		wantStderr string
 	}{
-		{name: "fresh_home", home: home{convs: -1}},
-		{name: "core_only", home: home{core: sampleCore, convs: -1}},
-		{name: "core_and_c4_under_threshold", home: home{core: sampleCore, convs: 3}},
-		{name: "core_and_c4_over_threshold", home: home{core: sampleCore, convs: 31}},
-		{name: "conversations_cut_oldest_first", home: home{core: sampleCore, convs: 31, convSize: 2500}},
-		{name: "core_cut_c4_dropped", home: home{core: strings.Repeat("A line of core memory.\n", 1000), convs: 31, convSize: 2500}},
-		{name: "corrupt_c4", home: home{core: sampleCore, corruptC4: true}, wantStderr: "c4"},
-		{name: "unreadable_core", home: home{core: "<dir>", convs: 2}, wantStderr: "read core memory"},
+		{name: "fresh_home", home: c4fixture.Home{Convs: -1}},
+		{name: "core_only", home: c4fixture.Home{Core: c4fixture.SampleCore, Convs: -1}},
+		{name: "core_and_c4_under_threshold", home: c4fixture.Home{Core: c4fixture.SampleCore, Convs: 3}},
+		{name: "core_and_c4_over_threshold", home: c4fixture.Home{Core: c4fixture.SampleCore, Convs: 31}},
+		{name: "conversations_cut_oldest_first", home: c4fixture.Home{Core: c4fixture.SampleCore, Convs: 31, ConvSize: 2500}},
+		{name: "core_cut_c4_dropped", home: c4fixture.Home{Core: strings.Repeat("A line of core memory.\n", 1000), Convs: 31, ConvSize: 2500}},
+		{name: "corrupt_c4", home: c4fixture.Home{Core: c4fixture.SampleCore, CorruptC4: true}, wantStderr: "c4"},
+		{name: "unreadable_core", home: c4fixture.Home{Core: "<dir>", Convs: 2}, wantStderr: "read core memory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := tt.home.build(t)
+			l := tt.home.Build(t)
 			text, stderr := answer(t, SessionStart, l, `{"hook_event_name":"SessionStart","source":"startup"}`)
 			testutil.Golden(t, filepath.Join("testdata", "session_start_"+tt.name+".golden"),
 				[]byte(strings.ReplaceAll(text, l.ZylosDir, "/home/u/zylos")))
@@ -123,7 +89,7 @@ func TestUserPromptSubmit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(thresholdEnv, tt.threshold)
-			l := home{convs: tt.convs}.build(t)
+			l := c4fixture.Home{Convs: tt.convs}.Build(t)
 			text, stderr := answer(t, UserPromptSubmit, l, `{"prompt":"hello"}`)
 			if text != tt.want || stderr != "" {
 				t.Errorf("context %q stderr %q, want %q", text, stderr, tt.want)

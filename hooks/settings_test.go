@@ -164,8 +164,11 @@ func TestCommandQuoting(t *testing.T) {
 	if !isOwn(got, SessionStart) || isOwn(got, UserPromptSubmit) {
 		t.Error("quoted command not recognised as our own")
 	}
-	if firstWord(got) != "/opt/my apps/zylos-memory" || firstWord(Command("/b/zm", "/z", Stop)) != "/b/zm" {
-		t.Errorf("firstWord(%s) = %q", got, firstWord(got))
+	if b := (Entry{Command: got}).Binary(); b != "/opt/my apps/zylos-memory" || (Entry{Command: Command("/b/zm", "/z", Stop)}).Binary() != "/b/zm" {
+		t.Errorf("Binary of %s = %q", got, b)
+	}
+	if !(Entry{Command: got}).ForHome("/home/o'neil/zylos") || (Entry{Command: got}).ForHome("/home/o") {
+		t.Errorf("ForHome of %s", got)
 	}
 	for cmd, want := range map[string]bool{
 		"/usr/local/bin/zm --zylos-dir /z hook stop": true, // renamed binary

@@ -3,9 +3,9 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/internal/dashboard"
+	"github.com/zylos/zylos-memory/internal/doctor"
 )
 
 func newDoctorCommand() *cli.Command {
@@ -17,9 +17,9 @@ func newDoctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			checks := append(hooks.Diagnose(e.layout), resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
+			checks := append(doctor.Diagnose(e.layout), resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
 			checks = append(checks, journalChecks(c, e)...)
-			if hooks.WriteReport(e.stdout, checks) {
+			if doctor.WriteReport(e.stdout, checks) {
 				return cli.Exit("", 1)
 			}
 			return nil

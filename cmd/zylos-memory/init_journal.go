@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
@@ -114,14 +114,14 @@ func newJournalCommand() *cli.Command {
 }
 
 // journalChecks are doctor's lines about the memory journal.
-func journalChecks(c *cli.Context, e *env) []hooks.Check {
+func journalChecks(c *cli.Context, e *env) []doctor.Check {
 	loc, err := e.location()
 	if err != nil {
 		loc = time.Local
 	}
-	var out []hooks.Check
+	var out []doctor.Check
 	for _, l := range journal.Open(e.layout).State(c.Context, true).Lines(loc) {
-		out = append(out, hooks.Check{Status: l[0], Name: l[1], Detail: l[2]})
+		out = append(out, doctor.Check{Status: l[0], Name: l[1], Detail: l[2]})
 	}
 	return out
 }

@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/internal/dashboard"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
@@ -91,8 +91,8 @@ func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
 	}
 	l := e.layout
 	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now,
-		Health: func() []hooks.Check {
-			return append(hooks.Diagnose(l), resident.Diagnose(l), dashboard.Diagnose(l))
+		Health: func() []doctor.Check {
+			return append(doctor.Diagnose(l), resident.Diagnose(l), dashboard.Diagnose(l))
 		}})
 	if err != nil {
 		log.Warn("dashboard not served", "err", err)

@@ -7,14 +7,14 @@ import (
 	"net"
 	"syscall"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
 // Diagnose is doctor's line on the service answering hooks: whether it
 // listens, and whether it runs this build of the binary, the one whose
 // hooks it answers (see Server.resolve).
-func Diagnose(l tiers.Layout) hooks.Check {
+func Diagnose(l tiers.Layout) doctor.Check {
 	const name = "hook service"
 	var pid int32
 	err := throughDir(l.StateDir(), func(path string) error {
@@ -37,17 +37,17 @@ func Diagnose(l tiers.Layout) hooks.Check {
 		case errors.Is(err, syscall.ECONNREFUSED):
 			why = "gone, its socket left behind"
 		}
-		return hooks.Check{Status: hooks.Warn, Name: name, Detail: fmt.Sprintf(
+		return doctor.Check{Status: doctor.Warn, Name: name, Detail: fmt.Sprintf(
 			"%s (%s): the prompt hook answers in its own process, about 3 times slower (start the service: zylos-memory scheduler run)",
 			SocketPath(l), why)}
 	}
 	theirs, err := binaryIdentity(fmt.Sprintf("/proc/%d/exe", pid))
 	ours, ownErr := binaryIdentity("/proc/self/exe")
 	if err != nil || ownErr != nil || theirs != ours {
-		return hooks.Check{Status: hooks.Warn, Name: name, Detail: fmt.Sprintf(
+		return doctor.Check{Status: doctor.Warn, Name: name, Detail: fmt.Sprintf(
 			"pid %d runs another build of zylos-memory than this one, and leaves this build's hooks to their own processes (restart the service after an upgrade)", pid)}
 	}
-	return hooks.Check{Status: hooks.OK, Name: name, Detail: fmt.Sprintf("pid %d answers hook user-prompt-submit on %s", pid, SocketPath(l))}
+	return doctor.Check{Status: doctor.OK, Name: name, Detail: fmt.Sprintf("pid %d answers hook user-prompt-submit on %s", pid, SocketPath(l))}
 }
 
 // throughDir calls fn with a name of dir's socket that fits in sun_path

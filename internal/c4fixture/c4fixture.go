@@ -4,8 +4,11 @@
 package c4fixture
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // Start is the timestamp of the first conversation; each next one is a
@@ -57,4 +61,39 @@ func Create(tb testing.TB, path string, n, size int) {
 	if err := tx.Commit(); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// SampleCore is a small core.md.
+const SampleCore = "# Core Memory\n\n## Identity\nI am Zylos.\n\n## Active Working State\nShipping the hooks.\n"
+
+// Home describes a zylos home for a hook or doctor test.
+type Home struct {
+	Core      string // core.md content; "" leaves it out, "<dir>" makes it a directory
+	Convs     int    // C4 conversations; -1 leaves the database out
+	ConvSize  int    // bytes per conversation
+	CorruptC4 bool
+}
+
+// Build makes the home in a temporary directory.
+func (h Home) Build(tb testing.TB) tiers.Layout {
+	tb.Helper()
+	l := tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos")}
+	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	switch h.Core {
+	case "":
+	case "<dir>":
+		os.MkdirAll(l.CoreFile(), 0o755)
+	default:
+		os.WriteFile(l.CoreFile(), []byte(h.Core), 0o644)
+	}
+	switch {
+	case h.CorruptC4:
+		os.MkdirAll(filepath.Dir(l.C4DB()), 0o755)
+		os.WriteFile(l.C4DB(), bytes.Repeat([]byte("not a database "), 500), 0o644)
+	case h.Convs >= 0:
+		Create(tb, l.C4DB(), h.Convs, h.ConvSize)
+	}
+	return l
 }

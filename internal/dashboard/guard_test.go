@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
@@ -84,7 +84,7 @@ func TestAWildcardBindAdmitsIPLiteralsOnly(t *testing.T) {
 
 func TestEveryStateChangeIsAPostWithTheCSRFToken(t *testing.T) {
 	runs := 0
-	srv := serve(t, testHome(t, false), func() []hooks.Check { runs++; return nil })
+	srv := serve(t, testHome(t, false), func() []doctor.Check { runs++; return nil })
 	csrf := newGuard(testToken, nil).csrf
 	cases := []struct {
 		name   string

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -101,7 +101,7 @@ type testServer struct {
 	host string // the bound host:port
 }
 
-func serve(tb testing.TB, l tiers.Layout, health func() []hooks.Check) *testServer {
+func serve(tb testing.TB, l tiers.Layout, health func() []doctor.Check) *testServer {
 	tb.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	addr := srv.Listener.Addr().String()

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/scheduler"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
@@ -48,7 +48,7 @@ type overviewData struct {
 	Home       string
 	Warnings   []string
 	HasHealth  bool
-	Checks     []hooks.Check
+	Checks     []doctor.Check
 	CheckedAt  time.Time
 	Checking   bool
 	Budgets    []budgetView

@@ -10,17 +10,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 func TestOverviewShowsTheHomeAtAGlance(t *testing.T) {
 	l := testHome(t, true)
 	checked := make(chan struct{})
-	srv := serve(t, l, func() []hooks.Check {
+	srv := serve(t, l, func() []doctor.Check {
 		defer close(checked)
-		return []hooks.Check{{Status: hooks.Warn, Name: "core.md", Detail: "near its budget"}}
+		return []doctor.Check{{Status: doctor.Warn, Name: "core.md", Detail: "near its budget"}}
 	})
 	first := srv.get(t, "/")
 	if first.code != http.StatusOK {

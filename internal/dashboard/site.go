@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -25,7 +25,7 @@ type Options struct {
 	Now    func() time.Time
 	// Health runs the doctor's checks; nil shows none. It runs in the
 	// background (it starts hook processes), never while a page waits.
-	Health func() []hooks.Check
+	Health func() []doctor.Check
 	// Warnings are shown on the overview (a non-loopback address, say).
 	Warnings []string
 }
@@ -207,16 +207,16 @@ func (s *site) wrapLayout(title, path string, body template.HTML) []byte {
 // healthCache keeps the doctor's last checks; a refresh runs them in the
 // background, one run at a time.
 type healthCache struct {
-	run     func() []hooks.Check
+	run     func() []doctor.Check
 	mu      sync.Mutex
-	checks  []hooks.Check
+	checks  []doctor.Check
 	at      time.Time
 	running bool
 }
 
 // get returns the last checks and when they ran, and starts a run when
 // they are older than maxAge (or were never run).
-func (h *healthCache) get(now time.Time, maxAge time.Duration) ([]hooks.Check, time.Time, bool) {
+func (h *healthCache) get(now time.Time, maxAge time.Duration) ([]doctor.Check, time.Time, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.run != nil && !h.running && (h.at.IsZero() || now.Sub(h.at) > maxAge) {
@@ -228,11 +228,11 @@ func (h *healthCache) get(now time.Time, maxAge time.Duration) ([]hooks.Check, t
 }
 
 func (h *healthCache) refresh() {
-	var checks []hooks.Check
+	var checks []doctor.Check
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
-				checks = []hooks.Check{{Status: hooks.Fail, Name: "doctor", Detail: "internal error"}}
+				checks = []doctor.Check{{Status: doctor.Fail, Name: "doctor", Detail: "internal error"}}
 			}
 		}()
 		checks = h.run()

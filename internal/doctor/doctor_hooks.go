@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"bytes"
@@ -11,15 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
-
-// registered is one of our entries as found in the settings file.
-type registered struct {
-	Command string
-	Timeout int // seconds; 0 when unset
-}
 
 // legacyScripts are the Node hooks this binary replaces; left registered
 // beside ours they inject the same context twice.
@@ -30,12 +25,12 @@ func checkHooks(l tiers.Layout) []Check {
 	if err != nil {
 		return []Check{{Fail, "hooks", fmt.Sprintf("%v (run: zylos-memory init)", err)}}
 	}
-	found, err := findRegistered(data)
+	found, err := hooks.Entries(data)
 	if err != nil {
-		return []Check{{Fail, "hooks", (&MalformedError{l.SettingsFile(), err}).Error()}}
+		return []Check{{Fail, "hooks", (&hooks.MalformedError{Path: l.SettingsFile(), Err: err}).Error()}}
 	}
 	var checks []Check
-	for _, ev := range Events() {
+	for _, ev := range hooks.Events() {
 		checks = append(checks, checkEvent(l, ev, found[ev.Name]))
 	}
 	for _, script := range legacyScripts {
@@ -46,7 +41,7 @@ func checkHooks(l tiers.Layout) []Check {
 	return checks
 }
 
-func checkEvent(l tiers.Layout, ev Event, entries []registered) Check {
+func checkEvent(l tiers.Layout, ev hooks.Event, entries []hooks.Entry) Check {
 	name := "hook " + ev.Command
 	switch len(entries) {
 	case 0:
@@ -56,11 +51,11 @@ func checkEvent(l tiers.Layout, ev Event, entries []registered) Check {
 		return Check{Warn, name, fmt.Sprintf("registered %d times for %s (run: zylos-memory init)", len(entries), ev.Name)}
 	}
 	e := entries[0]
-	binary := firstWord(e.Command)
+	binary := e.Binary()
 	if st, err := os.Stat(binary); err != nil || st.IsDir() || st.Mode().Perm()&0o111 == 0 {
 		return Check{Fail, name, fmt.Sprintf("%s is not an executable (run: zylos-memory init)", binary)}
 	}
-	timeout := time.Duration(e.Timeout) * time.Second
+	timeout := e.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
 	}
@@ -68,49 +63,15 @@ func checkEvent(l tiers.Layout, ev Event, entries []registered) Check {
 	if err != nil {
 		return Check{Fail, name, err.Error()}
 	}
-	if !strings.Contains(e.Command, " --zylos-dir "+shellQuote(l.ZylosDir)+" ") {
+	if !e.ForHome(l.ZylosDir) {
 		return Check{Warn, name, fmt.Sprintf("answers, but for another home than %s: %s (run: zylos-memory init)", l.ZylosDir, e.Command)}
 	}
 	return Check{OK, name, fmt.Sprintf("answered in %d ms (timeout %v)", elapsed.Milliseconds(), timeout)}
 }
 
-// findRegistered lists our entries per event name.
-func findRegistered(data []byte) (map[string][]registered, error) {
-	doc, err := parseObject(data)
-	if err != nil {
-		return nil, err
-	}
-	found := map[string][]registered{}
-	raw, ok := doc.get("hooks")
-	if !ok {
-		return found, nil
-	}
-	var events map[string][]struct {
-		Hooks []struct {
-			Command string          `json:"command"`
-			Timeout json.RawMessage `json:"timeout"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(raw, &events); err != nil {
-		return nil, fmt.Errorf(`"hooks": %w`, err)
-	}
-	for _, ev := range allEvents {
-		for _, group := range events[ev.Name] {
-			for _, h := range group.Hooks {
-				if isOwn(h.Command, ev) {
-					var secs float64
-					_ = json.Unmarshal(h.Timeout, &secs)
-					found[ev.Name] = append(found[ev.Name], registered{h.Command, int(secs)})
-				}
-			}
-		}
-	}
-	return found, nil
-}
-
 // probe runs a registered command as Claude Code does (through the shell,
 // the sample payload on stdin) and checks its answer.
-func probe(command string, ev Event, timeout time.Duration) (time.Duration, error) {
+func probe(command string, ev hooks.Event, timeout time.Duration) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
@@ -124,7 +85,7 @@ func probe(command string, ev Event, timeout time.Duration) (time.Duration, erro
 		return elapsed, fmt.Errorf("no answer within its timeout of %v", timeout)
 	}
 	var exit *exec.ExitError
-	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 2 && ev.Name == Stop.Name) {
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 2 && ev.Name == hooks.Stop.Name) {
 		return elapsed, fmt.Errorf("failed: %v: %s", err, firstLine(stderr.String()))
 	}
 	if out := bytes.TrimSpace(stdout.Bytes()); len(out) > 0 && !json.Valid(out) {
@@ -135,45 +96,21 @@ func probe(command string, ev Event, timeout time.Duration) (time.Duration, erro
 
 // samplePayload is a harmless input for ev: it reads memory and writes
 // nothing (the tool hooks get a path outside the records root).
-func samplePayload(ev Event) string {
+func samplePayload(ev hooks.Event) string {
 	in := map[string]any{"session_id": "zylos-memory-doctor", "cwd": os.TempDir(), "hook_event_name": ev.Name}
 	switch ev.Name {
-	case SessionStart.Name:
+	case hooks.SessionStart.Name:
 		in["source"] = "startup"
-	case UserPromptSubmit.Name:
+	case hooks.UserPromptSubmit.Name:
 		in["prompt"] = "zylos-memory doctor checks that this hook answers"
-	case Stop.Name:
+	case hooks.Stop.Name:
 		in["stop_hook_active"] = true
-	case PreToolUse.Name, PostToolUse.Name:
+	case hooks.PreToolUse.Name, hooks.PostToolUse.Name:
 		in["tool_name"] = "Write"
 		in["tool_input"] = map[string]string{"file_path": os.TempDir() + "/zylos-memory-doctor-probe.txt"}
 	}
 	data, _ := json.Marshal(in)
 	return string(data)
-}
-
-// firstWord undoes shellQuote for the binary at the start of a command.
-func firstWord(command string) string {
-	command = strings.TrimSpace(command)
-	if !strings.HasPrefix(command, "'") {
-		word, _, _ := strings.Cut(command, " ")
-		return word
-	}
-	var b strings.Builder
-	for rest := command; strings.HasPrefix(rest, "'"); {
-		end := strings.Index(rest[1:], "'")
-		if end < 0 {
-			return b.String() + rest[1:]
-		}
-		b.WriteString(rest[1 : 1+end])
-		rest = rest[2+end:]
-		if !strings.HasPrefix(rest, `\''`) {
-			break
-		}
-		b.WriteByte('\'')
-		rest = rest[2:]
-	}
-	return b.String()
 }
 
 func firstLine(s string) string {

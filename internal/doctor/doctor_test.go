@@ -1,11 +1,14 @@
-package hooks
+package doctor
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/c4fixture"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -17,31 +20,31 @@ func TestDoctorChecks(t *testing.T) {
 		want  string
 	}{
 		{"core within budget", func(t *testing.T) Check {
-			return checkCore(home{core: sampleCore, convs: -1}.build(t))
+			return checkCore(c4fixture.Home{Core: c4fixture.SampleCore, Convs: -1}.Build(t))
 		}, "ok    core.md: 84 of 3072 bytes"},
 		{"core over budget", func(t *testing.T) Check {
-			return checkCore(home{core: strings.Repeat("x", 4000), convs: -1}.build(t))
+			return checkCore(c4fixture.Home{Core: strings.Repeat("x", 4000), Convs: -1}.Build(t))
 		}, "warn  core.md: 4000 bytes, over the 3072-byte budget"},
 		{"core is a directory", func(t *testing.T) Check {
-			return checkCore(home{core: "<dir>", convs: -1}.build(t))
+			return checkCore(c4fixture.Home{Core: "<dir>", Convs: -1}.Build(t))
 		}, "FAIL  core.md:"},
 		{"c4 over threshold", func(t *testing.T) Check {
-			return checkC4(home{convs: 31}.build(t))
+			return checkC4(c4fixture.Home{Convs: 31}.Build(t))
 		}, "warn  c4 db:"},
 		{"c4 corrupt", func(t *testing.T) Check {
-			return checkC4(home{corruptC4: true}.build(t))
+			return checkC4(c4fixture.Home{CorruptC4: true}.Build(t))
 		}, "FAIL  c4 db:"},
 		{"scheduler db corrupt", func(t *testing.T) Check {
-			l := home{convs: -1}.build(t)
+			l := c4fixture.Home{Convs: -1}.Build(t)
 			os.MkdirAll(filepath.Dir(scheduler.DBPath(l)), 0o700)
 			os.WriteFile(scheduler.DBPath(l), []byte(strings.Repeat("junk", 2000)), 0o600)
 			return checkSchedulerDB(l)
 		}, "FAIL  scheduler db:"},
 		{"not registered", func(t *testing.T) Check {
-			return checkEvent(tiers.Layout{ZylosDir: "/z"}, Stop, nil)
+			return checkEvent(tiers.Layout{ZylosDir: "/z"}, hooks.Stop, nil)
 		}, "FAIL  hook stop: not registered for Stop (run: zylos-memory init)"},
 		{"registered twice", func(t *testing.T) Check {
-			return checkEvent(tiers.Layout{ZylosDir: "/z"}, Stop, []registered{{"a", 1}, {"b", 1}})
+			return checkEvent(tiers.Layout{ZylosDir: "/z"}, hooks.Stop, []hooks.Entry{{Command: "a", Timeout: time.Second}, {Command: "b", Timeout: time.Second}})
 		}, "warn  hook stop: registered 2 times"},
 	}
 	for _, tt := range tests {
@@ -56,7 +59,7 @@ func TestDoctorChecks(t *testing.T) {
 // TestDoctorSchedulerDBLeavesNothing: the check reads a scheduler DB at
 // rest without leaving a -wal or -shm file beside it.
 func TestDoctorSchedulerDBLeavesNothing(t *testing.T) {
-	l := home{convs: -1}.build(t)
+	l := c4fixture.Home{Convs: -1}.Build(t)
 	s, err := scheduler.Open(l)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +79,7 @@ func TestDoctorSchedulerDBLeavesNothing(t *testing.T) {
 // TestDoctorV07Files: a v0.7 home is checked against v0.7.1's budgets, not
 // for a core.md it does not have.
 func TestDoctorV07Files(t *testing.T) {
-	l := home{convs: -1}.build(t)
+	l := c4fixture.Home{Convs: -1}.Build(t)
 	os.WriteFile(filepath.Join(l.MemoryDir(), "identity.md"), []byte(strings.Repeat("i", 17000)), 0o644)
 	os.WriteFile(filepath.Join(l.MemoryDir(), "state.md"), []byte(strings.Repeat("s", 12000)), 0o644)
 	var got []string
