@@ -36,7 +36,7 @@ func syncThreshold(env Env) int {
 	if n, err := strconv.Atoi(env.getenv(thresholdEnv)); err == nil && n >= 0 {
 		return n
 	}
-	return c4sync.ThresholdFor(env.Layout.Kind())
+	return env.Layout.Kind().SyncThreshold
 }
 
 func withC4[T any](ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (T, error)) (T, error) {

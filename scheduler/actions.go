@@ -212,7 +212,7 @@ func ReportPath(l tiers.Layout, day time.Time) string {
 // the agent to review it when it recommends anything.
 func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
 	local := now.In(r.Home)
-	write, n, err := consolidationOf(r.Layout, local)
+	report, n, err := r.Layout.Kind().ConsolidationReport(r.Layout, local)
 	if err != nil {
 		return failed(fmt.Errorf("consolidate: %w", err))
 	}
@@ -221,7 +221,7 @@ func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
 		return failed(fmt.Errorf("create reports dir: %w", err))
 	}
 	atomicfile.Sweep(filepath.Dir(path))
-	if err := atomicfile.Write(path, 0o600, write); err != nil {
+	if err := atomicfile.Write(path, 0o600, func(w io.Writer) error { return tiers.WriteIndentedJSON(w, report) }); err != nil {
 		return failed(fmt.Errorf("write report: %w", err))
 	}
 	if n == 0 {
@@ -232,23 +232,4 @@ func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
 	res := r.queue(key, content, t.Priority, t.RequireIdle, true)
 	res.detail = "report " + path + "; " + res.detail
 	return res
-}
-
-// consolidationOf is the report of the home's layout and how many things
-// it asks to act on: seed 002's recommendations, or in a v0.7 home the
-// files over their budget or warning size and the logs to archive.
-func consolidationOf(l tiers.Layout, now time.Time) (write func(io.Writer) error, n int, err error) {
-	if l.Kind() == tiers.KindV07 {
-		report, err := tiers.ConsolidationV07(l, now)
-		if err != nil {
-			return nil, 0, err
-		}
-		n, err := tiers.V07Attention(l, now)
-		return func(w io.Writer) error { return tiers.WriteIndentedJSON(w, report) }, n, err
-	}
-	report, err := tiers.Consolidation(l, now)
-	if err != nil {
-		return nil, 0, err
-	}
-	return report.WriteJSON, len(report.Recommendations), nil
 }

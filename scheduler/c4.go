@@ -42,7 +42,7 @@ func (r *Runner) Close() error {
 
 // syncTrigger is the "[Action Required] ... /memory sync" line when any
 // conversation is unsummarized, "" when none is.
-func (q *c4Queue) syncTrigger(kind tiers.Kind) (string, error) {
+func (q *c4Queue) syncTrigger(kind *tiers.Kind) (string, error) {
 	r, err := q.db.Unsummarized()
 	if err != nil || r.Count == 0 {
 		return "", err

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // bigDBs caches the million-row databases: building one takes seconds.
@@ -106,7 +108,7 @@ func BenchmarkThresholdCheck1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.ThresholdCheck(DefaultThreshold); err != nil {
+		if _, err := db.ThresholdCheck(tiers.KindV2.SyncThreshold); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -116,7 +118,7 @@ func BenchmarkSessionInit1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.SessionInit(DefaultThreshold); err != nil {
+		if _, err := db.SessionInit(tiers.KindV2.SyncThreshold); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -131,7 +133,7 @@ func BenchmarkOpenSessionInit1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.SessionInit(DefaultThreshold); err != nil {
+		if _, err := db.SessionInit(tiers.KindV2.SyncThreshold); err != nil {
 			b.Fatal(err)
 		}
 		db.Close()

@@ -176,7 +176,7 @@ func TestUnfetchedUpToLargestID(t *testing.T) {
 func TestSyncRequestPending(t *testing.T) {
 	b, e := int64(3), int64(40)
 	r := Range{Begin: &b, End: &e, Count: 38}
-	for _, kind := range []tiers.Kind{tiers.KindV2, tiers.KindV07} {
+	for _, kind := range []*tiers.Kind{tiers.KindV2, tiers.KindV07} {
 		db := newDB(t)
 		if _, err := db.Enqueue(Message{Channel: "system", Priority: 1, Content: "[Action Required] please reply"}); err != nil {
 			t.Fatal(err)

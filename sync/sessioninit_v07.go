@@ -10,25 +10,11 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// V07Threshold is zylos-core v0.7.1's CHECKPOINT_THRESHOLD: a v0.7 home
-// asks for a sync above 15 unsummarized conversations, a v2 home above
-// DefaultThreshold.
-const V07Threshold = 15
-
-// ThresholdFor is the sync threshold of a layout.
-func ThresholdFor(kind tiers.Kind) int {
-	if kind == tiers.KindV07 {
-		return V07Threshold
-	}
-	return DefaultThreshold
-}
-
 // SessionInitFor is the session-init text in the framing of the home's
-// layout: the v2-era lines for a v2 home, v0.7.1's `=== LABEL ===`
-// sections for a v0.7 home. skillsDir is where zylos's comm-bridge skill
+// layout: the v2-era lines, or v0.7.1's `=== LABEL ===` sections. skillsDir is where zylos's comm-bridge skill
 // lives, for the reply routes v0.7.1 shows under inbound messages.
-func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (SessionInit, error) {
-	if kind != tiers.KindV07 {
+func (db *DB) SessionInitFor(kind *tiers.Kind, threshold int, skillsDir string) (SessionInit, error) {
+	if !kind.Sections {
 		return db.sessionInitV2(threshold)
 	}
 	cp, r, err := db.sessionRange()
@@ -67,9 +53,7 @@ func (db *DB) SessionInitFor(kind tiers.Kind, threshold int, skillsDir string) (
 	}
 	s.Tail = closing
 	if over {
-		s.Tail += "\n\n" + tiers.FormatSection("ACTION REQUIRED", fmt.Sprintf(
-			"There are %d unsummarized conversations (conversation id %d ~ %d). Please use zylos-memory skill to process them.",
-			r.Count, *r.Begin, *r.End))
+		s.Tail += "\n\n" + tiers.FormatSection("ACTION REQUIRED", syncAsk(kind, r))
 		s.Trigger = true
 	}
 	s.Tail += "\n"

@@ -8,9 +8,6 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// DefaultThreshold is the unsummarized count above which a sync is asked for.
-const DefaultThreshold = 30
-
 // recentCount is how many records session-init shows over the threshold.
 const recentCount = 6
 
@@ -65,15 +62,9 @@ func (db *DB) rangeAfter(after int64) (Range, error) {
 	return r, nil
 }
 
-// TriggerLine is the `[Action Required]` instruction for r (no newline).
-func TriggerLine(r Range) string {
-	var b, e int64
-	if r.Begin != nil {
-		b, e = *r.Begin, *r.End
-	}
-	return fmt.Sprintf("[Action Required] There are %d unsummarized conversations (conversation id %d ~ %d). Please invoke Memory Sync skill to process them: /memory sync --begin %d --end %d",
-		r.Count, b, e, b, e)
-}
+// TriggerLine is the `[Action Required]` instruction for r (no newline)
+// in the words of a v2 home.
+func TriggerLine(r Range) string { return TriggerLineFor(tiers.KindV2, r) }
 
 // ThresholdCheck is the text of `c4 threshold-check`: the trigger line and
 // a newline when the count is over threshold, else nothing.
@@ -82,7 +73,7 @@ func (db *DB) ThresholdCheck(threshold int) (string, error) {
 }
 
 // ThresholdCheckFor is ThresholdCheck with the trigger line of the layout.
-func (db *DB) ThresholdCheckFor(kind tiers.Kind, threshold int) (string, error) {
+func (db *DB) ThresholdCheckFor(kind *tiers.Kind, threshold int) (string, error) {
 	r, err := db.Unsummarized()
 	if err != nil || r.Count <= int64(threshold) {
 		return "", err
@@ -91,18 +82,16 @@ func (db *DB) ThresholdCheckFor(kind tiers.Kind, threshold int) (string, error) 
 }
 
 // TriggerLineFor is the `[Action Required]` line in the words of the
-// layout: a v0.7 home is told what zylos-core v0.7.1 tells it (use the
-// zylos-memory skill), a v2 home TriggerLine.
-func TriggerLineFor(kind tiers.Kind, r Range) string {
-	if kind != tiers.KindV07 {
-		return TriggerLine(r)
-	}
+// layout's memory skill.
+func TriggerLineFor(kind *tiers.Kind, r Range) string { return "[Action Required] " + syncAsk(kind, r) }
+
+// syncAsk says how many conversations r holds and asks for their sync.
+func syncAsk(kind *tiers.Kind, r Range) string {
 	var b, e int64
 	if r.Begin != nil {
 		b, e = *r.Begin, *r.End
 	}
-	return fmt.Sprintf("[Action Required] There are %d unsummarized conversations (conversation id %d ~ %d). Please use zylos-memory skill to process them.",
-		r.Count, b, e)
+	return fmt.Sprintf("There are %d unsummarized conversations (conversation id %d ~ %d). %s", r.Count, b, e, kind.SyncTrigger(b, e))
 }
 
 // triggerPattern matches, as a LIKE pattern, every line TriggerLineFor

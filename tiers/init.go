@@ -55,7 +55,8 @@ type seed struct {
 	target   func(Layout) string
 }
 
-var seeds = []seed{
+// v2Seeds are the templates of the v2 layout and this binary's skill.
+var v2Seeds = []seed{
 	{"memory/core.md", Layout.CoreFile},
 	{"memory/reference/decisions.md", func(l Layout) string { return filepath.Join(l.ReferenceDir(), "decisions.md") }},
 	{"memory/reference/projects.md", func(l Layout) string { return filepath.Join(l.ReferenceDir(), "projects.md") }},
@@ -64,10 +65,16 @@ var seeds = []seed{
 	{"skill/CLAUDE.md", func(l Layout) string { return filepath.Join(l.SkillDir(), "CLAUDE.md") }},
 }
 
-// v07Seeds are the files of the v0.7 layout, installed under memory/ by
-// their path below templates' memory-v07/.
-var v07Seeds = []string{"identity.md", "state.md", "references.md", "reference/decisions.md",
-	"reference/projects.md", "reference/preferences.md", "reference/ideas.md", "users/default/profile.md"}
+// v07Seeds are the templates of the v0.7 layout, installed under memory/
+// by their path below templates' memory-v07/.
+func v07Seeds() []seed {
+	var out []seed
+	for _, rel := range []string{"identity.md", "state.md", "references.md", "reference/decisions.md",
+		"reference/projects.md", "reference/preferences.md", "reference/ideas.md", "users/default/profile.md"} {
+		out = append(out, seed{"memory-v07/" + rel, func(l Layout) string { return filepath.Join(l.MemoryDir(), filepath.FromSlash(rel)) }})
+	}
+	return out
+}
 
 // Init creates the memory directories, seeds the templates of the home's
 // layout (Detect; a home without memory files gets DefaultKind) and today's
@@ -88,14 +95,14 @@ var ErrLayoutMismatch = errors.New("layout mismatch")
 // home nor v0.7's files beside a core.md. The v0.7 layout gets its own
 // files and no skill files of this binary (zylos's zylos-memory skill
 // describes that layout).
-func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error) {
+func InitKind(l Layout, now time.Time, force bool, kind *Kind) (InitReport, error) {
 	var r InitReport
 	if have, found := l.Detect(); found && have != kind {
 		return r, fmt.Errorf("%w: the home at %s has the %s layout, not %s", ErrLayoutMismatch, l.ZylosDir, have, kind)
 	}
-	dirs := []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir(), l.SkillDir()}
-	if kind == KindV07 {
-		dirs = []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()}
+	dirs := []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()}
+	if kind.skill {
+		dirs = append(dirs, l.SkillDir())
 	}
 	for _, dir := range dirs {
 		if err := r.makeDir(l, dir); err != nil {
@@ -103,7 +110,7 @@ func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error
 		}
 	}
 	atomicfile.Sweep(append(dirs, l.MemoryDir())...)
-	for _, s := range kind.seeds() {
+	for _, s := range kind.seeds {
 		data, err := fs.ReadFile(templates.FS, s.template)
 		if err != nil {
 			return r, fmt.Errorf("read template %s: %w", s.template, err)
@@ -120,18 +127,6 @@ func InitKind(l Layout, now time.Time, force bool, kind Kind) (InitReport, error
 	}
 	header := []byte(sessionHeaderPrefix + now.Format("2006-01-02") + "\n\n")
 	return r, r.install(l, l.CurrentSession(), header, false, now)
-}
-
-// seeds are the templates of the layout.
-func (k Kind) seeds() []seed {
-	if k != KindV07 {
-		return seeds
-	}
-	out := make([]seed, 0, len(v07Seeds))
-	for _, rel := range v07Seeds {
-		out = append(out, seed{"memory-v07/" + rel, func(l Layout) string { return filepath.Join(l.MemoryDir(), filepath.FromSlash(rel)) }})
-	}
-	return out
 }
 
 func (r *InitReport) makeDir(l Layout, dir string) error {

@@ -72,10 +72,7 @@ func WriteInject(w io.Writer, l Layout, format string) error {
 		return err
 	}
 	if format == FormatNode {
-		format = FormatV2
-		if l.Kind() == KindV07 {
-			format = FormatText
-		}
+		format = l.Kind().nodeFormat
 	}
 	text := FitParts(parts, math.MaxInt)
 	var out []byte

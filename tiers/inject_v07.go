@@ -60,18 +60,24 @@ func MemoryParts(l Layout) ([]ContextPart, error) { return MemoryPartsHead(l, 0)
 // MemoryPartsHead is MemoryParts from at most limit bytes of each file (0:
 // all of it), for a caller that caps the text anyway; a cut head ends on
 // its last whole line and its ReadMore says so.
-func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) {
-	if l.Kind() != KindV07 {
-		if limit <= 0 {
-			text, err := CoreContext(l)
-			return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), 0, 0)}}, err
-		}
-		text, size, err := CoreContextHead(l, limit)
-		if err != nil {
-			return nil, err
-		}
-		return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), size, limit)}}, nil
+func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) { return l.Kind().parts(l, limit) }
+
+// coreParts is core.md's context, the one part of a v2 home.
+func coreParts(l Layout, limit int64) ([]ContextPart, error) {
+	if limit <= 0 {
+		text, err := CoreContext(l)
+		return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), 0, 0)}}, err
 	}
+	text, size, err := CoreContextHead(l, limit)
+	if err != nil {
+		return nil, err
+	}
+	return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), size, limit)}}, nil
+}
+
+// v07PartsOf are the sections of a v0.7 home, a missing or unreadable
+// file said so in its section.
+func v07PartsOf(l Layout, limit int64) ([]ContextPart, error) {
 	parts := make([]ContextPart, 0, len(v07Parts))
 	for _, p := range v07Parts {
 		file := filepath.Join(l.MemoryDir(), p.file)

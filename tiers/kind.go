@@ -2,55 +2,151 @@ package tiers
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
-// Kind is a memory layout: v2 (Memory Architecture v2: core.md always injected) or v0.7
-// (zylos-core v0.7.1: identity.md, state.md and references.md injected,
-// users/<id>/profile.md, reference/ideas.md).
-type Kind string
+// Kind is a memory layout: which files a home injects at session start,
+// what its reports and its doctor check, what a memory sync updates and
+// tells the agent, and what init seeds. Each layout is one value; callers
+// ask it for what differs rather than compare it.
+type Kind struct {
+	// Name is how --layout and the reports name it.
+	Name string
+	// Injected are the always-injected files under memory/, in the order
+	// they are injected.
+	Injected []string
+	// EntryFiles are the injected files that hold reference entries.
+	EntryFiles []string
+	// SyncThreshold is the number of unsummarized conversations above
+	// which a memory sync is asked for (C4_SYNC_THRESHOLD overrides it).
+	SyncThreshold int
+	// Sections says the session's context is framed in zylos-core
+	// v0.7.1's `=== LABEL ===` sections rather than the v2-era lines.
+	Sections bool
+	// BudgetAdvice is the command a file over its budget is fixed with.
+	BudgetAdvice string
 
-const (
-	KindV2  Kind = "v2"
-	KindV07 Kind = "v07"
+	marks      []string // files under memory/ any of which marks a home of this layout
+	stateFile  string   // the injected file a memory sync updates with the current state
+	syncRefs   []string // the reference files a memory sync updates
+	skill      bool     // init installs this binary's memory skill
+	seeds      []seed
+	nodeFormat string // what its session-start-inject.js prints
+	syncAsk    func(begin, end int64) string
+	rotated    string // rotate's line for a rotation, with the new name for %s
+	undated    bool   // rotate remarks on a log named by its modification date
+	unchanged  string // rotate's line when there was nothing to rotate
+
+	parts         func(Layout, int64) ([]ContextPart, error)
+	status        func(Layout, io.Writer) error
+	consolidation func(Layout, time.Time) (report JSObject, attention int, err error)
+	budgets       func(Layout) ([]Budget, error)
+}
+
+var (
+	// KindV2 is Memory Architecture v2: core.md always injected.
+	KindV2 = &Kind{
+		Name:          "v2",
+		Injected:      []string{"core.md"},
+		SyncThreshold: 30,
+		BudgetAdvice:  "zylos-memory consolidate",
+		marks:         []string{"core.md"},
+		stateFile:     "core.md",
+		syncRefs:      []string{"decisions.md", "projects.md", "preferences.md"},
+		skill:         true,
+		seeds:         v2Seeds,
+		nodeFormat:    FormatV2,
+		syncAsk: func(b, e int64) string {
+			return fmt.Sprintf("Please invoke Memory Sync skill to process them: /memory sync --begin %d --end %d", b, e)
+		},
+		rotated:   "Rotated: current.md -> %s",
+		undated:   true,
+		unchanged: "No rotation needed (same day).",
+	}
+	// KindV07 is zylos-core v0.7.1's layout: identity.md, state.md and
+	// references.md injected, users/<id>/profile.md, reference/ideas.md.
+	KindV07 = &Kind{
+		Name:          "v07",
+		Injected:      []string{"identity.md", "state.md", "references.md"},
+		EntryFiles:    []string{"references.md"},
+		SyncThreshold: 15, // v0.7.1's CHECKPOINT_THRESHOLD
+		Sections:      true,
+		BudgetAdvice:  "zylos-memory status",
+		marks:         []string{"identity.md", "state.md", "references.md", "users", "reference/ideas.md"},
+		// v0.7.1's skill says to update state.md with the current context.
+		stateFile:  "state.md",
+		syncRefs:   []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"},
+		seeds:      v07Seeds(),
+		nodeFormat: FormatText,
+		syncAsk:    func(int64, int64) string { return "Please use zylos-memory skill to process them." },
+		rotated:    "Rotated current.md -> %s",
+		unchanged:  "No rotation needed (current.md matches today).",
+	}
+	// kinds are the layouts, the one Detect tries first first.
+	kinds = []*Kind{KindV2, KindV07}
 )
+
+// The behaviours are wired here rather than in the values above: they
+// ask a Layout its Kind, which would make the values depend on themselves.
+func init() {
+	KindV2.parts, KindV2.status, KindV2.consolidation, KindV2.budgets = coreParts, Status, v2Consolidation, v2Budgets
+	KindV07.parts, KindV07.status, KindV07.consolidation, KindV07.budgets = v07PartsOf, StatusV07, v07Consolidation, V07Budgets
+}
+
+func (k *Kind) String() string { return k.Name }
 
 // DefaultKind is the layout of a home that has neither layout's files yet.
 // A zylos v0.7 home is made by zylos-core's own installer, which seeds its
 // templates before this binary first runs there, so a home without any
 // memory file is one this binary starts on its own: it gets the v2 layout
 // of the contract, whose Node parity holds, unless `init --layout v07`.
-const DefaultKind = KindV2
+var DefaultKind = KindV2
 
 // ParseKind reads a --layout value.
-func ParseKind(s string) (Kind, error) {
-	switch Kind(s) {
-	case KindV2, KindV07:
-		return Kind(s), nil
+func ParseKind(s string) (*Kind, error) {
+	switch s {
 	case "v0.7", "v0.7.1", "v07.1":
 		return KindV07, nil
 	}
-	return "", fmt.Errorf("unknown layout %q (want %s or %s)", s, KindV2, KindV07)
+	for _, k := range kinds {
+		if k.Name == s {
+			return k, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown layout %q (want %s or %s)", s, KindV2, KindV07)
 }
+
+// SyncTrigger is the sentence that asks the agent for a memory sync of
+// the conversations begin to end, in the words of the layout's skill.
+func (k *Kind) SyncTrigger(begin, end int64) string { return k.syncAsk(begin, end) }
+
+// ConsolidationReport is the report of the layout's consolidate.js, and
+// how many things in it ask to be acted on.
+func (k *Kind) ConsolidationReport(l Layout, now time.Time) (report JSObject, attention int, err error) {
+	return k.consolidation(l, now)
+}
+
+// Budgets are the always-injected files against their budgets.
+func (k *Kind) Budgets(l Layout) ([]Budget, error) { return k.budgets(l) }
 
 func (l Layout) IdentityFile() string   { return filepath.Join(l.MemoryDir(), "identity.md") }
 func (l Layout) StateFile() string      { return filepath.Join(l.MemoryDir(), "state.md") }
 func (l Layout) ReferencesFile() string { return filepath.Join(l.MemoryDir(), "references.md") }
 func (l Layout) UsersDir() string       { return filepath.Join(l.MemoryDir(), "users") }
 
-// Detect says which layout the home has: v2 when memory/core.md exists,
-// v0.7 when any of v0.7's own files does (identity.md, state.md,
-// references.md, users/, reference/ideas.md), and found false with
-// DefaultKind when neither.
-func (l Layout) Detect() (kind Kind, found bool) {
-	if exists(l.CoreFile()) {
-		return KindV2, true
-	}
-	for _, p := range []string{l.IdentityFile(), l.StateFile(), l.ReferencesFile(), l.UsersDir(),
-		filepath.Join(l.ReferenceDir(), "ideas.md")} {
-		if exists(p) {
-			return KindV07, true
+// Detect says which layout the home has: the first whose marks (v2:
+// memory/core.md; v0.7: identity.md, state.md, references.md, users/,
+// reference/ideas.md) any exists, and found false with DefaultKind when
+// none does.
+func (l Layout) Detect() (kind *Kind, found bool) {
+	for _, k := range kinds {
+		for _, mark := range k.marks {
+			if exists(filepath.Join(l.MemoryDir(), filepath.FromSlash(mark))) {
+				return k, true
+			}
 		}
 	}
 	return DefaultKind, false
@@ -58,25 +154,19 @@ func (l Layout) Detect() (kind Kind, found bool) {
 
 // SyncTargets lists the memory files a memory sync updates with what it
 // read, in the order the agent should visit them: the always-injected file
-// that holds the working state (core.md, or v0.7's state.md, which its skill
-// says to update with the current context), the reference files of the
-// layout, then today's session log.
+// that holds the working state, the reference files of the layout, then
+// today's session log.
 func (l Layout) SyncTargets() []string {
-	ref := l.ReferenceDir()
-	files := []string{l.CoreFile()}
-	refs := []string{"decisions.md", "projects.md", "preferences.md"}
-	if l.Kind() == KindV07 {
-		files = []string{l.StateFile()}
-		refs = append(refs, "ideas.md")
-	}
-	for _, name := range refs {
-		files = append(files, filepath.Join(ref, name))
+	k := l.Kind()
+	files := []string{filepath.Join(l.MemoryDir(), k.stateFile)}
+	for _, name := range k.syncRefs {
+		files = append(files, filepath.Join(l.ReferenceDir(), name))
 	}
 	return append(files, l.CurrentSession())
 }
 
 // Kind is the home's layout (Detect without the found flag).
-func (l Layout) Kind() Kind {
+func (l Layout) Kind() *Kind {
 	k, _ := l.Detect()
 	return k
 }

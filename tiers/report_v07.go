@@ -295,6 +295,16 @@ func V07Budgets(l Layout) ([]Budget, error) {
 	return out, nil
 }
 
+// v07Consolidation is ConsolidationV07 and what it asks to act on.
+func v07Consolidation(l Layout, now time.Time) (JSObject, int, error) {
+	report, err := ConsolidationV07(l, now)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := V07Attention(l, now)
+	return report, n, err
+}
+
 // V07Attention counts what v0.7.1's report asks to act on in a v0.7 home:
 // files over their budget or warning size, and session logs to archive.
 func V07Attention(l Layout, now time.Time) (int, error) {

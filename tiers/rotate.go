@@ -128,22 +128,18 @@ type Rotation []RotationStep
 // script's, or zylos-core v0.7.1's (`Rotated current.md -> D.md`, `No
 // rotation needed (current.md matches today).`, no remark on a log without
 // a date header).
-func (r Rotation) Messages(kind Kind) []string {
+func (r Rotation) Messages(kind *Kind) []string {
 	var msgs []string
 	for _, s := range r {
 		switch {
-		case s.RotatedTo != "" && kind == KindV07:
-			msgs = append(msgs, "Rotated current.md -> "+s.RotatedTo)
-		case s.RotatedTo != "" && s.Undated:
-			msgs = append(msgs, "Rotated: current.md -> "+s.RotatedTo+" (no date header; named by its modification date)")
+		case s.RotatedTo != "" && s.Undated && kind.undated:
+			msgs = append(msgs, fmt.Sprintf(kind.rotated, s.RotatedTo)+" (no date header; named by its modification date)")
 		case s.RotatedTo != "":
-			msgs = append(msgs, "Rotated: current.md -> "+s.RotatedTo)
+			msgs = append(msgs, fmt.Sprintf(kind.rotated, s.RotatedTo))
 		case s.Created != "":
 			msgs = append(msgs, "Created fresh current.md for "+s.Created)
-		case kind == KindV07:
-			msgs = append(msgs, "No rotation needed (current.md matches today).")
 		default:
-			msgs = append(msgs, "No rotation needed (same day).")
+			msgs = append(msgs, kind.unchanged)
 		}
 	}
 	return msgs

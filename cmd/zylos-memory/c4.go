@@ -203,11 +203,11 @@ func c4ThresholdCheck(c *cli.Context) error {
 }
 
 // threshold is --threshold or C4_SYNC_THRESHOLD, else the layout's own.
-func threshold(c *cli.Context, kind tiers.Kind) int {
+func threshold(c *cli.Context, kind *tiers.Kind) int {
 	if c.IsSet("threshold") {
 		return c.Int("threshold")
 	}
-	return c4sync.ThresholdFor(kind)
+	return kind.SyncThreshold
 }
 
 // firstUse creates a missing C4 database and says so on stderr (the Node C4

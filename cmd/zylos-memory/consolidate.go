@@ -66,15 +66,8 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 	return tiers.WriteIndentedJSON(e.stdout, report)
 }
 
-// consolidationReport is the report of the layout's consolidate.js: v0.7.1's
-// budgets, freshness and file lists in a v0.7 home, Memory Architecture v2's otherwise.
+// consolidationReport is the report of the layout's consolidate.js.
 func consolidationReport(l tiers.Layout, now time.Time) (tiers.JSObject, error) {
-	if l.Kind() == tiers.KindV07 {
-		return tiers.ConsolidationV07(l, now)
-	}
-	report, err := tiers.Consolidation(l, now)
-	if err != nil {
-		return nil, err
-	}
-	return report.JSON(), nil
+	report, _, err := l.Kind().ConsolidationReport(l, now)
+	return report, err
 }

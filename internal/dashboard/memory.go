@@ -53,10 +53,7 @@ type coreData struct {
 func (s *site) core(r *http.Request) (page, error) {
 	l := s.o.Layout
 	var d coreData
-	names := []string{"core.md"}
-	if l.Kind() == tiers.KindV07 {
-		names = []string{"identity.md", "state.md", "references.md"}
-	}
+	names := l.Kind().Injected
 	for _, name := range names {
 		d.Files = append(d.Files, showFile(l, "memory/"+name))
 	}
@@ -180,8 +177,8 @@ func pageNumber(s string) (int, error) {
 func (s *site) referenceFiles() []refFile {
 	l := s.o.Layout
 	var rels []string
-	if l.Kind() == tiers.KindV07 {
-		rels = append(rels, "memory/references.md")
+	for _, name := range l.Kind().EntryFiles {
+		rels = append(rels, "memory/"+name)
 	}
 	if des, err := os.ReadDir(l.ReferenceDir()); err == nil {
 		for _, de := range des {

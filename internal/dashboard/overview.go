@@ -44,7 +44,7 @@ type indexView struct {
 }
 
 type overviewData struct {
-	Kind       tiers.Kind
+	Kind       *tiers.Kind
 	Home       string
 	Warnings   []string
 	HasHealth  bool
@@ -79,21 +79,11 @@ func (s *site) overview(r *http.Request) (page, error) {
 	return page{Name: "overview", Title: "Overview", Data: d}, nil
 }
 
-// budgets are the always-injected files against their budgets: core.md in
-// a v2 home, identity.md, state.md and references.md in a v0.7 home.
+// budgets are the always-injected files against their budgets.
 func budgets(l tiers.Layout) ([]budgetView, string) {
-	var bs []tiers.Budget
-	if l.Kind() == tiers.KindV07 {
-		var err error
-		if bs, err = tiers.V07Budgets(l); err != nil {
-			return nil, err.Error()
-		}
-	} else {
-		b := tiers.Budget{File: "core.md", Size: -1, Budget: tiers.CoreSizeCap}
-		if st, err := os.Stat(l.CoreFile()); err == nil {
-			b.Size = st.Size()
-		}
-		bs = append(bs, b)
+	bs, err := l.Kind().Budgets(l)
+	if err != nil {
+		return nil, err.Error()
 	}
 	out := make([]budgetView, len(bs))
 	for i, b := range bs {

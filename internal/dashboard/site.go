@@ -135,7 +135,7 @@ type layoutData struct {
 	Title string
 	Nav   string
 	Home  string
-	Kind  tiers.Kind
+	Kind  *tiers.Kind
 	Body  template.HTML
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -40,11 +41,7 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 // and answers within its timeout, and that the MCP server answers.
 func Diagnose(l tiers.Layout) []Check {
 	checks := []Check{checkDirs(l)}
-	if l.Kind() == tiers.KindV07 {
-		checks = append(checks, checkV07Files(l)...)
-	} else {
-		checks = append(checks, checkCore(l))
-	}
+	checks = append(checks, checkInjected(l)...)
 	checks = append(checks, checkC4(l), checkSchedulerDB(l))
 	checks = append(checks, checkHooks(l)...)
 	return append(checks, checkMCP(l)...)
@@ -63,40 +60,31 @@ func checkDirs(l tiers.Layout) Check {
 	return Check{OK, "dirs", l.MemoryDir() + " with reference/, sessions/, archive/"}
 }
 
-func checkCore(l tiers.Layout) Check {
-	st, err := os.Stat(l.CoreFile())
-	switch {
-	case err != nil:
-		return Check{Fail, "core.md", fmt.Sprintf("%v (run: zylos-memory init)", err)}
-	case !st.Mode().IsRegular():
-		return Check{Fail, "core.md", l.CoreFile() + " is not a regular file"}
-	}
-	f, err := regfile.Open(l.CoreFile())
-	if err != nil {
-		return Check{Fail, "core.md", err.Error()}
-	}
-	f.Close()
-	if st.Size() > tiers.CoreSizeCap {
-		return Check{Warn, "core.md", fmt.Sprintf("%d bytes, over the %d-byte budget (run: zylos-memory consolidate)", st.Size(), tiers.CoreSizeCap)}
-	}
-	return Check{OK, "core.md", fmt.Sprintf("%d of %d bytes", st.Size(), tiers.CoreSizeCap)}
-}
-
-// checkV07Files checks a v0.7 home's injected files against v0.7.1's
-// budgets: a missing one fails (session start would say "(missing)"), one
-// over its budget or early-warning size warns.
-func checkV07Files(l tiers.Layout) []Check {
-	budgets, err := tiers.V07Budgets(l)
+// checkInjected checks the layout's always-injected files against their
+// budgets: a missing or unreadable one fails (session start would say so),
+// one over its budget or early-warning size warns.
+func checkInjected(l tiers.Layout) []Check {
+	kind := l.Kind()
+	budgets, err := kind.Budgets(l)
 	if err != nil {
 		return []Check{{Fail, "memory files", err.Error()}}
 	}
 	var out []Check
 	for _, b := range budgets {
+		path := filepath.Join(l.MemoryDir(), b.File)
+		if b.Size >= 0 {
+			f, err := regfile.Open(path)
+			if err != nil {
+				out = append(out, Check{Fail, b.File, err.Error()})
+				continue
+			}
+			f.Close()
+		}
 		switch {
 		case b.Size < 0:
 			out = append(out, Check{Fail, b.File, "missing (run: zylos-memory init)"})
 		case b.Size > b.Budget:
-			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: zylos-memory status)", b.Size, b.Budget)})
+			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: %s)", b.Size, b.Budget, kind.BudgetAdvice)})
 		case b.WarnAt > 0 && b.Size > b.WarnAt:
 			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)})
 		default:
@@ -117,7 +105,7 @@ func checkC4(l tiers.Layout) Check {
 		return Check{Fail, "c4 db", err.Error()}
 	}
 	status := OK
-	if r.Count > c4sync.DefaultThreshold {
+	if r.Count > int64(l.Kind().SyncThreshold) {
 		status = Warn
 	}
 	return Check{status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count)}

@@ -20,14 +20,17 @@ func TestDoctorChecks(t *testing.T) {
 		want  string
 	}{
 		{"core within budget", func(t *testing.T) Check {
-			return checkCore(c4fixture.Home{Core: c4fixture.SampleCore, Convs: -1}.Build(t))
+			return checkInjected(c4fixture.Home{Core: c4fixture.SampleCore, Convs: -1}.Build(t))[0]
 		}, "ok    core.md: 84 of 3072 bytes"},
 		{"core over budget", func(t *testing.T) Check {
-			return checkCore(c4fixture.Home{Core: strings.Repeat("x", 4000), Convs: -1}.Build(t))
+			return checkInjected(c4fixture.Home{Core: strings.Repeat("x", 4000), Convs: -1}.Build(t))[0]
 		}, "warn  core.md: 4000 bytes, over the 3072-byte budget"},
 		{"core is a directory", func(t *testing.T) Check {
-			return checkCore(c4fixture.Home{Core: "<dir>", Convs: -1}.Build(t))
+			return checkInjected(c4fixture.Home{Core: "<dir>", Convs: -1}.Build(t))[0]
 		}, "FAIL  core.md:"},
+		{"core missing", func(t *testing.T) Check {
+			return checkInjected(c4fixture.Home{Convs: -1}.Build(t))[0]
+		}, "FAIL  core.md: missing (run: zylos-memory init)"},
 		{"c4 over threshold", func(t *testing.T) Check {
 			return checkC4(c4fixture.Home{Convs: 31}.Build(t))
 		}, "warn  c4 db:"},
