@@ -112,7 +112,7 @@ func triageConfig(env Env) records.TriageConfig {
 }
 
 func guardOptions(env Env) guard.Options {
-	return guard.Options{Root: env.Layout.RecordsDir(), Home: env.getenv("HOME"), Command: env.invocation()}
+	return guard.Options{Root: env.Layout.RecordsDir(), Home: env.getenv("HOME"), Command: env.invocation(), Cwd: env.Cwd, Getenv: env.getenv}
 }
 
 // checkedStamp is the time of the last check of changed records (Unix
@@ -123,6 +123,7 @@ const checkedStamp = "records-checked"
 const firstCheckWindow = 10 * time.Minute
 
 func checkChangedRecords(env Env) guard.Report {
+	//processglobal: the wall clock, which file modification times are compared with
 	start := time.Now()
 	since := start.Add(-firstCheckWindow)
 	if ns, ok := hookstate.ReadInt(env.Layout.StateDir(), checkedStamp); ok {

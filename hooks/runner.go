@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -28,15 +27,16 @@ type Env struct {
 	Layout tiers.Layout
 	Now    func() time.Time
 	Binary string // this binary's absolute path, for the commands the hooks advise
-	// Getenv reads the environment the hook was started with; nil reads
-	// this process's. The resident service answers for hook processes
-	// whose environment is not its own.
+	// Getenv reads the environment the hook was started with, and Cwd is
+	// its working directory (for an input that names none): the hook
+	// process's, which the memory service answering for it does not share.
 	Getenv func(string) string
+	Cwd    string
 }
 
 func (e Env) getenv(key string) string {
 	if e.Getenv == nil {
-		return os.Getenv(key)
+		return ""
 	}
 	return e.Getenv(key)
 }
@@ -94,6 +94,9 @@ func Run(ctx context.Context, ev Event, opts Options) int {
 	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
 	defer cancel()
 	in := readInput(ctx, ev, opts)
+	if in.Cwd == "" {
+		in.Cwd = opts.Env.Cwd
+	}
 	ans, err := call(ctx, h, opts.Env, in)
 	if err != nil {
 		return failOpen(opts.Stderr, ev, err)

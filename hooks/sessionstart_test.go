@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func answer(t *testing.T, ev Event, l tiers.Layout, stdin string) (text, stderr 
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), ev, Options{
-		Env:      Env{Layout: l, Now: func() time.Time { return c4fixture.Start }},
+		Env:      Env{Layout: l, Now: func() time.Time { return c4fixture.Start }, Getenv: os.Getenv},
 		Deadline: 5 * time.Second, // generous: these tests check content, not speed
 		Stdin:    strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
 	})

@@ -56,6 +56,7 @@ func rememberTrigger(dir string, r c4sync.Range) {
 // startSessionState prunes the state of sessions long gone and, when the
 // session-start context carries the sync trigger, records it as said.
 func startSessionState(ctx context.Context, env Env, sessionID string, triggered bool) {
+	//processglobal: the wall clock, which file modification times are compared with
 	hookstate.Prune(env.Layout.StateDir(), time.Now()) // file times are wall-clock times
 	if !triggered {
 		return

@@ -424,11 +424,17 @@ func TestServiceLeavesNoTrace(t *testing.T) {
 		_, err := os.Stat(filepath.Join(zylos, "memory", ".state", "search.db"))
 		return err == nil
 	}
-	var defunctSince time.Time
+	var defunctSince, asked time.Time
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		alive, defunct := children(t, d.cmd.Process.Pid)
 		if alive == 0 && defunct == 0 && built() {
 			break
+		}
+		// On a loaded machine a 12 ms hook can end before the service got
+		// to start the build: ask again while none runs.
+		if alive == 0 && !built() && time.Since(asked) > 500*time.Millisecond {
+			quick.run(t, zylos)
+			asked = time.Now()
 		}
 		if alive == 0 && defunct > 0 {
 			if defunctSince.IsZero() {

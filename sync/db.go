@@ -86,6 +86,7 @@ func open(path, mode string, busy int) (*DB, error) {
 	}
 	// One connection: pragmas and transactions then apply to every statement.
 	sdb.SetMaxOpenConns(1)
+	//processglobal: the default clock of a database (SetClock replaces it)
 	db := &DB{sql: sdb, path: path, busy: busy, now: time.Now}
 	if err := db.checkTables(); err != nil {
 		sdb.Close()

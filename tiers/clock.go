@@ -15,6 +15,7 @@ const NowEnv = "ZYLOS_MEMORY_NOW"
 func Clock(lookupEnv func(string) (string, bool)) (func() time.Time, error) {
 	fixed, ok := lookupEnv(NowEnv)
 	if !ok || fixed == "" {
+		//processglobal: the wall clock, when ZYLOS_MEMORY_NOW fixes none
 		return time.Now, nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, fixed)

@@ -1,9 +1,6 @@
 package tiers
 
-import (
-	"os"
-	"path/filepath"
-)
+import "path/filepath"
 
 // CoreSizeCap is the byte budget of core.md (Memory Architecture v2: 3 KB).
 const CoreSizeCap = 3072
@@ -12,12 +9,27 @@ const CoreSizeCap = 3072
 // touches no file.
 type Layout struct {
 	ZylosDir string
+	// TZ is the TZ of the environment the home is worked on from ("" when
+	// unset): the process's own, or the hook's the memory service answers.
+	TZ string
 }
 
-// DefaultZylosDir is $HOME/zylos, the root the Node scripts hard-code.
-func DefaultZylosDir() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
+// ZylosDir is the home a process works on unless --zylos-dir names one:
+// $ZYLOS_DIR when set (even empty, which a command refuses), else
+// HomeZylosDir. lookupEnv reads the process's environment, or the hook's
+// the memory service answers for.
+func ZylosDir(lookupEnv func(string) (string, bool)) string {
+	if dir, ok := lookupEnv("ZYLOS_DIR"); ok {
+		return dir
+	}
+	home, _ := lookupEnv("HOME")
+	return HomeZylosDir(home)
+}
+
+// HomeZylosDir is $HOME/zylos, the root the Node scripts hard-code;
+// "zylos" in the working directory without a HOME.
+func HomeZylosDir(home string) string {
+	if home == "" {
 		return "zylos"
 	}
 	return filepath.Join(home, "zylos")

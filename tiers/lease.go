@@ -48,12 +48,14 @@ func readFromStart(f *os.File) ([]byte, error) {
 // not: leases unsupported here, the file owned by another user, or a
 // writer that kept it open.
 func holdLease(f *os.File, wait time.Duration) bool {
+	//processglobal: a deadline on the wall clock
 	end := time.Now().Add(wait)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		_, err := fcntl(f, unix.F_SETLEASE, unix.F_RDLCK)
 		if err == nil {
 			return true
 		}
+		//processglobal: a deadline on the wall clock
 		if !errors.Is(err, unix.EAGAIN) || time.Now().After(end) {
 			return false
 		}

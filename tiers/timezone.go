@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -13,10 +12,11 @@ import (
 )
 
 // Location resolves the timezone for dates and schedules: TZ in the
-// environment, else TZ= in $ZYLOS_DIR/.env, else the system's local zone.
+// environment (l.TZ), else TZ= in $ZYLOS_DIR/.env, else the system's
+// local zone.
 func (l Layout) Location() (*time.Location, error) {
-	if tz, ok := os.LookupEnv("TZ"); ok && tz != "" {
-		return loadLocation(tz, "TZ")
+	if l.TZ != "" {
+		return loadLocation(l.TZ, "TZ")
 	}
 	data, err := regfile.ReadFile(l.EnvFile())
 	if errors.Is(err, regfile.ErrNotRegular) {

@@ -31,14 +31,11 @@ func TestEnvFileValue(t *testing.T) {
 
 func TestLocationPrecedence(t *testing.T) {
 	dir := t.TempDir()
-	l := Layout{ZylosDir: dir}
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("TZ=Asia/Tokyo\n"), 0o644)
-
-	t.Setenv("TZ", "Europe/Berlin")
-	if loc, _ := l.Location(); loc.String() != "Europe/Berlin" {
+	if loc, _ := (Layout{ZylosDir: dir, TZ: "Europe/Berlin"}).Location(); loc.String() != "Europe/Berlin" {
 		t.Errorf("with TZ env: %v, want Europe/Berlin", loc)
 	}
-	os.Unsetenv("TZ")
+	l := Layout{ZylosDir: dir}
 	if loc, _ := l.Location(); loc.String() != "Asia/Tokyo" {
 		t.Errorf("from .env: %v, want Asia/Tokyo", loc)
 	}
@@ -46,8 +43,7 @@ func TestLocationPrecedence(t *testing.T) {
 	if loc, _ := l.Location(); loc != time.Local {
 		t.Errorf("fallback: %v, want Local", loc)
 	}
-	t.Setenv("TZ", "Not/AZone")
-	if _, err := l.Location(); err == nil {
+	if _, err := (Layout{ZylosDir: dir, TZ: "Not/AZone"}).Location(); err == nil {
 		t.Error("invalid TZ accepted")
 	}
 }

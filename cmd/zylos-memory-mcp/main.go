@@ -17,6 +17,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/mcpserver"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
 func main() {
@@ -32,7 +33,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	flags := flag.NewFlagSet("zylos-memory mcp", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	dir := flags.String("zylos-dir", envOr("ZYLOS_DIR", tiers.DefaultZylosDir()), "zylos home whose memory to serve")
+	dir := flags.String("zylos-dir", tiers.ZylosDir(os.LookupEnv), "zylos home whose memory to serve")
 	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return 0
 	} else if err != nil {
@@ -67,7 +68,7 @@ func homeOf(dir string) (mcpserver.Home, error) {
 	if err != nil {
 		return mcpserver.Home{}, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
-	layout := tiers.Layout{ZylosDir: abs}
+	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ")}
 	if err := layout.CheckConfined(); err != nil {
 		return mcpserver.Home{}, err
 	}
@@ -75,12 +76,5 @@ func homeOf(dir string) (mcpserver.Home, error) {
 	if err != nil {
 		return mcpserver.Home{}, err
 	}
-	return mcpserver.Home{Layout: layout, Now: now}, nil
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
+	return mcpserver.Home{Layout: layout, Now: now, Session: os.Getenv(journal.SessionVar)}, nil
 }

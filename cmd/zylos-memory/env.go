@@ -18,6 +18,7 @@ import (
 type env struct {
 	layout tiers.Layout
 	now    func() time.Time
+	cwd    string // "" when it cannot be read
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
@@ -51,9 +52,11 @@ func homeEnv(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
+	cwd, _ := os.Getwd()
 	return &env{
-		layout: tiers.Layout{ZylosDir: abs},
+		layout: tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ")},
 		now:    now,
+		cwd:    cwd,
 		stdin:  c.App.Reader,
 		stdout: c.App.Writer,
 		stderr: c.App.ErrWriter,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +37,8 @@ func hookCommand(ev hooks.Event) *cli.Command {
 				fmt.Fprintf(opts.Stderr, "zylos-memory hook %s: %v (failing open)\n", ev.Command, err)
 				return nil
 			}
-			opts.Env = hooks.Env{Layout: e.layout, Now: e.now}
+			cwd, _ := os.Getwd()
+			opts.Env = hooks.Env{Layout: e.layout, Now: e.now, Getenv: os.Getenv, Cwd: cwd}
 			if binary, err := executable(); err == nil {
 				opts.Env.Binary = binary
 			}

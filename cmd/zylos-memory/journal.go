@@ -28,7 +28,7 @@ func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 		warn := func(err error) {
 			fmt.Fprintf(e.stderr, "zylos-memory: journal: %v (the memory is written; the journal catches up later)\n", err)
 		}
-		return j.Around(context.Background(), journal.CommandChange(name), warn, func() error { return action(c) })
+		return j.Around(context.Background(), journal.CommandChange(name, os.Getenv(journal.SessionVar)), warn, func() error { return action(c) })
 	}
 }
 
@@ -181,7 +181,7 @@ func restoreCommand(c *cli.Context) error {
 		return err
 	}
 	warn := func(s string) { fmt.Fprintln(e.stderr, s) }
-	msg, err := j.Restore(c.Context, journal.CommandChange("restore"),
+	msg, err := j.Restore(c.Context, journal.CommandChange("restore", os.Getenv(journal.SessionVar)),
 		rel, rev, j.Restorer(rel, now, warn))
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func undoCommand(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	lines, err := j.Undo(c.Context, journal.CommandChange("undo"), c.String("session"), loc)
+	lines, err := j.Undo(c.Context, journal.CommandChange("undo", os.Getenv(journal.SessionVar)), c.String("session"), loc)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 
 	"github.com/urfave/cli/v2"
@@ -15,8 +16,16 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
+// commandGCPercent is the collector's pace for a command: a command is a
+// short process that parses a reference file of a thousand entries into
+// a tree of small objects and drops it at once; at the default pace the
+// collector runs several times over it, a fifth of an ingest's or a
+// render's time. The memory service, long-lived, keeps the default.
+const commandGCPercent = 400
+
 func main() {
 	cli.VersionPrinter = printVersion
+	debug.SetGCPercent(commandGCPercent)
 	os.Exit(run(newApp(os.Stdin, os.Stdout, os.Stderr), os.Args))
 }
 
@@ -83,7 +92,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, extra ...*cli.Command) *c
 				Name:    "zylos-dir",
 				Usage:   "zylos home holding memory/, comm-bridge/ and .claude/",
 				EnvVars: []string{"ZYLOS_DIR"},
-				Value:   tiers.DefaultZylosDir(),
+				Value:   tiers.HomeZylosDir(os.Getenv("HOME")),
 			},
 		},
 		Commands:             cmds,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
@@ -74,6 +75,7 @@ func candidateOptions(c *cli.Context) (recall.CandidateOptions, error) {
 		NewInfo:        c.String("new-info"),
 		LifecycleEvent: c.String("lifecycle-event"),
 	}
+	opts.Cwd, _ = os.Getwd()
 	if !records.ValidCategory(opts.Category) {
 		return opts, fmt.Errorf("invalid --category %q (choose from %s)", opts.Category, strings.Join(records.Categories, ", "))
 	}

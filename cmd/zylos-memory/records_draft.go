@@ -31,7 +31,7 @@ func newRecordsDraftCommand() *cli.Command {
 			ans, err := records.Draft(records.DraftOptions{
 				Root: root, Action: c.String("action"), Category: c.String("category"),
 				InputFile: c.String("input-file"), CandidateFile: c.String("candidate-file"),
-				RootArg: c.String("root"), Now: e.now(), Warn: warnTo(e.stderr),
+				RootArg: c.String("root"), Cwd: e.cwd, Now: e.now(), Warn: warnTo(e.stderr),
 			})
 			// The plugin's draft prints its error blocks on stderr.
 			return recordsAnswerBlocksOn(e, e.stderr, ans, err)

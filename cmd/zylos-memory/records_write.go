@@ -41,6 +41,7 @@ func runRecordsWrite(c *cli.Context) error {
 		Input:    c.String("input"),
 		Hash:     c.String("hash"),
 		Reason:   c.String("reason"),
+		Cwd:      e.cwd,
 		Now:      e.now(),
 		Warn:     warnTo(e.stderr),
 	}

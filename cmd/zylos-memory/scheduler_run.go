@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -32,6 +33,7 @@ func newSchedulerRunCommand() *cli.Command {
 }
 
 func runScheduler(c *cli.Context) error {
+	debug.SetGCPercent(100) // the service lives long: the default pace, not a command's
 	e, err := envFrom(c)
 	if err != nil {
 		return err

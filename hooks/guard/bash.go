@@ -20,12 +20,12 @@ type shellCommand struct {
 }
 
 // WriteTargets lists the files a shell command line run in cwd clearly
-// writes, moves or removes, with $VAR and ${VAR} expanded from the
-// environment and relative paths made absolute, following `cd DIR`
-// ("~" is left for Classify).
-func WriteTargets(line, cwd string) []string {
+// writes, moves or removes, with $VAR and ${VAR} expanded by getenv and
+// relative paths made absolute, following `cd DIR` ("~" is left for
+// Classify).
+func WriteTargets(line, cwd string, getenv func(string) string) []string {
 	var targets []string
-	for _, c := range splitCommands(line) {
+	for _, c := range splitCommands(line, getenv) {
 		if len(c.words) == 2 && c.words[0] == "cd" && !strings.HasPrefix(c.words[1], "~") {
 			cwd = inDir(cwd, c.words[1])
 			continue
@@ -118,7 +118,7 @@ func argTargets(words []string) []string {
 // commands, and the word after an output redirection (> >> >| &> &>> and
 // their fd-numbered forms, but not >&N) is an output. Input redirections
 // and here-documents are skipped.
-func splitCommands(line string) []shellCommand {
+func splitCommands(line string, getenv func(string) string) []shellCommand {
 	var out []shellCommand
 	var cur shellCommand
 	var word strings.Builder
@@ -128,7 +128,7 @@ func splitCommands(line string) []shellCommand {
 		if !inWord {
 			return
 		}
-		w := os.Expand(word.String(), os.Getenv)
+		w := os.Expand(word.String(), getenv)
 		switch redirect {
 		case "out":
 			cur.outputs = append(cur.outputs, w)

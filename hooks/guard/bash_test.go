@@ -6,7 +6,8 @@ import (
 )
 
 func TestWriteTargets(t *testing.T) {
-	t.Setenv("REC", "/h/zylos/memory/records")
+	env := map[string]string{"REC": "/h/zylos/memory/records"}
+	getenv := func(k string) string { return env[k] }
 	cases := []struct {
 		line string
 		want []string
@@ -29,7 +30,7 @@ func TestWriteTargets(t *testing.T) {
 		{"ls >&2", nil},
 	}
 	for _, c := range cases {
-		if got := WriteTargets(c.line, "/w"); !slices.Equal(got, c.want) {
+		if got := WriteTargets(c.line, "/w", getenv); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.line, got, c.want)
 		}
 	}
@@ -41,13 +42,13 @@ func FuzzWriteTargets(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		_ = WriteTargets(line, "/w")
+		_ = WriteTargets(line, "/w", func(string) string { return "" })
 	})
 }
 
 func BenchmarkWriteTargets(b *testing.B) {
 	line := `cd /home/u/zylos && grep -rn "sqlite" memory/reference/ 2>/dev/null | head -20 > /tmp/hits.txt && cat memory/records/decisions/use-wal.json | jq .title`
 	for range b.N {
-		_ = WriteTargets(line, "/w")
+		_ = WriteTargets(line, "/w", func(string) string { return "" })
 	}
 }

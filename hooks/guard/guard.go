@@ -33,7 +33,10 @@ func Decide(toolName string, toolInput json.RawMessage, cwd string, opts Options
 	if json.Unmarshal(toolInput, &in) != nil {
 		return nil
 	}
-	for _, target := range WriteTargets(in.Command, cwd) {
+	if cwd == "" {
+		cwd = opts.Cwd
+	}
+	for _, target := range WriteTargets(in.Command, cwd, opts.getenv) {
 		if t := Classify(target, cwd, opts); t.Class == Protected {
 			return deny(fmt.Sprintf("Shell commands may read the memory records directory but not write into it (%s). "+
 				"Change a record with `%s records write --action create|update|retire|archive --target %s ...` "+

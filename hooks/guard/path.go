@@ -2,7 +2,6 @@ package guard
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,6 +14,19 @@ type Options struct {
 	Home    string // for "~/" in a tool's path
 	TempDir string // where the claude-memory plugin's staging files live; "" means /tmp
 	Command string // how the agent runs this binary for this home; "" means zylos-memory
+	// Cwd is the hook's working directory, for a tool input that names
+	// none; Getenv reads the hook's environment, for $VARS in a command.
+	// Both are the hook process's, which the memory service answering
+	// for it does not share.
+	Cwd    string
+	Getenv func(string) string
+}
+
+func (o Options) getenv(key string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(key)
 }
 
 func (o Options) command() string {
@@ -73,6 +85,9 @@ func Classify(path, cwd string, opts Options) Target {
 	if path == "" {
 		return Target{Class: Outside}
 	}
+	if cwd == "" {
+		cwd = opts.Cwd
+	}
 	lexical := absolute(path, cwd, opts.Home)
 	real := resolve(lexical)
 	if isPending(real, opts.TempDir) {
@@ -103,10 +118,7 @@ func absolute(path, cwd, home string) string {
 		path = filepath.Join(home, path[1:])
 	}
 	if !filepath.IsAbs(path) {
-		if cwd == "" {
-			cwd, _ = os.Getwd()
-		}
-		path = filepath.Join(cwd, path)
+		path = filepath.Join("/", cwd, path) // no cwd known: the root, never this process's
 	}
 	return filepath.Clean(path)
 }

@@ -145,6 +145,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 			s.log.Error("hook socket: internal error", "panic", r)
 		}
 	}()
+	//processglobal: a deadline on the wall clock
 	arrived := time.Now()
 	conn.SetDeadline(arrived.Add(acceptWaitMS * time.Millisecond))
 	inv, release, err := s.admit(conn, arrived)
@@ -166,6 +167,7 @@ func (s *Server) handle(conn *net.UnixConn) {
 	code := hooks.Run(context.Background(), inv.event, hooks.Options{
 		Env: inv.env, Deadline: inv.deadline, Stdin: conn, Stdout: &stdout, Stderr: &stderr, Finished: release,
 	})
+	//processglobal: a deadline on the wall clock
 	conn.SetWriteDeadline(time.Now().Add(acceptWaitMS * time.Millisecond))
 	conn.Write(answerBytes(code, stdout.Bytes(), stderr.Bytes()))
 }
@@ -302,9 +304,8 @@ func (s *Server) resolve(r request) (invocation, error) {
 		return invocation{}, fmt.Errorf("hook %q is not served", command)
 	}
 	if dir == "" {
-		dir, err = defaultDir(r)
-		if err != nil {
-			return invocation{}, err
+		if dir = tiers.ZylosDir(r.lookupEnv); dir == "" {
+			return invocation{}, errors.New("ZYLOS_DIR is empty")
 		}
 	}
 	if !filepath.IsAbs(dir) {
@@ -314,6 +315,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 		return invocation{}, fmt.Errorf("home %s is not the service's", dir)
 	}
 	tz, hasTZ := r.lookupEnv("TZ")
+	//processglobal: the service's own TZ, which set its time.Local
 	ownTZ, hasOwnTZ := os.LookupEnv("TZ")
 	if tz != ownTZ || hasTZ != hasOwnTZ {
 		return invocation{}, fmt.Errorf("timezone %q is not the service's", tz)
@@ -340,7 +342,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 		event:    event,
 		deadline: deadline,
 		started:  r.started,
-		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv},
+		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r)},
 	}, nil
 }
 
@@ -422,22 +424,6 @@ func flagOf(arg string) (name, value string, hasValue bool) {
 		}
 	}
 	return arg, "", false
-}
-
-// defaultDir is the home of a process given no --zylos-dir: ZYLOS_DIR,
-// else $HOME/zylos (tiers.DefaultZylosDir).
-func defaultDir(r request) (string, error) {
-	if dir, ok := r.lookupEnv("ZYLOS_DIR"); ok {
-		if dir == "" {
-			return "", errors.New("ZYLOS_DIR is empty")
-		}
-		return dir, nil
-	}
-	home := r.getenv("HOME")
-	if home == "" {
-		return "", errors.New("no HOME")
-	}
-	return filepath.Join(home, "zylos"), nil
 }
 
 // workingDir is the process's os.Getwd: $PWD when it names the working

@@ -37,7 +37,7 @@ type Options struct {
 	StateDir   string               // the home's memory/.state: per-session stop flag and context files
 	ContextDir string               // where context files go; "" means the session's state directory
 	Command    string               // how the agent runs this binary for this home; "" means zylos-memory
-	Now        func() time.Time     // clock; nil means time.Now
+	Now        func() time.Time     // clock
 	Timeout    time.Duration        // whole-run bound; 0 means DefaultTimeout
 }
 
@@ -99,9 +99,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Command == "" {
 		o.Command = "zylos-memory"
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout

@@ -254,7 +254,7 @@ func TestRunDeadline(t *testing.T) {
 	}
 	defer w.Close()
 	var stderr bytes.Buffer
-	code := Run(context.Background(), r, &stderr, Options{Timeout: 50 * time.Millisecond})
+	code := Run(context.Background(), r, &stderr, Options{Timeout: 50 * time.Millisecond, Now: func() time.Time { return fixedNow }})
 	if code != ExitAllow || !strings.Contains(stderr.String(), "deadline") {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}

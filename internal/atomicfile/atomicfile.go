@@ -270,6 +270,7 @@ const StaleAfter = time.Minute
 // that cannot be read is left alone. It returns the number removed.
 func Sweep(dirs ...string) int {
 	removed := 0
+	//processglobal: the wall clock, which file modification times are compared with
 	now := time.Now()
 	for _, dir := range dirs {
 		removed += removeTemps(dir, func(_ string, info os.FileInfo) bool { return now.Sub(info.ModTime()) >= StaleAfter })

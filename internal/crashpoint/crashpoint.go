@@ -39,6 +39,7 @@ var (
 // At kills the process with SIGKILL when Env names point (and, with #N,
 // this is its N-th pass).
 func At(point string) {
+	//processglobal: kill points are armed in the environment of the process they stop
 	if want, ok := os.LookupEnv(Env); ok && hit(Env, want, point) {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is on its way; never run past the point
@@ -49,6 +50,7 @@ func At(point string) {
 // pass): for the tests that a panic in one call of a long-lived process
 // does not take the process down.
 func PanicAt(point string) {
+	//processglobal: kill points are armed in the environment of the process they stop
 	if want, ok := os.LookupEnv(Env); ok && hit(Env, want, point) {
 		panic("test panic at " + point)
 	}
@@ -56,6 +58,7 @@ func PanicAt(point string) {
 
 // Pause holds the process at point when PauseEnv names it (see PauseEnv).
 func Pause(point string) {
+	//processglobal: kill points are armed in the environment of the process they stop
 	want, ok := os.LookupEnv(PauseEnv)
 	if !ok {
 		return
@@ -65,6 +68,7 @@ func Pause(point string) {
 		return
 	}
 	os.WriteFile(filepath.Join(dir, "reached"), nil, 0o644)
+	//processglobal: a pause on the wall clock
 	for end := time.Now().Add(PauseLimit); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(dir, "resume")); err == nil {
 			return

@@ -55,6 +55,7 @@ type site struct {
 // with token as its secret. Listen uses it; tests serve it with httptest.
 func NewHandler(o Options, token string, addrs ...string) http.Handler {
 	if o.Now == nil {
+		//processglobal: the default clock of a dashboard given none
 		o.Now = time.Now
 	}
 	if o.Log == nil {
@@ -238,6 +239,7 @@ func (h *healthCache) refresh() {
 		checks = h.run()
 	}()
 	h.mu.Lock()
+	//processglobal: the age of cached checks, on the wall clock
 	h.checks, h.at, h.running = checks, time.Now(), false
 	h.mu.Unlock()
 }
@@ -245,6 +247,7 @@ func (h *healthCache) refresh() {
 // refreshHealth runs the doctor's checks again (a POST: it starts hook
 // processes) and returns to the overview.
 func (s *site) refreshHealth(w http.ResponseWriter, r *http.Request) {
+	//processglobal: the age of cached checks, on the wall clock
 	s.health.get(time.Now(), 0)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -78,6 +78,7 @@ func probe(command string, ev hooks.Event, timeout time.Duration) (time.Duration
 	cmd.Stdin = strings.NewReader(samplePayload(ev))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	//processglobal: a hook probe is timed on the wall clock
 	start := time.Now()
 	err := cmd.Run()
 	elapsed := time.Since(start)

@@ -86,6 +86,7 @@ func probeMCP(command string, args []string) ([]string, time.Duration, error) {
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	//processglobal: a probe is timed on the wall clock
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, 0, fmt.Errorf("start %s: %v", command, err)

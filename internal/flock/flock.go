@@ -51,6 +51,7 @@ func AcquireWithin(path, holder string, wait time.Duration) (release func(), err
 	if err != nil {
 		return nil, fmt.Errorf("open lock: %w", err)
 	}
+	//processglobal: a deadline on the wall clock
 	deadline := time.Now().Add(wait)
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -61,6 +62,7 @@ func AcquireWithin(path, holder string, wait time.Duration) (release func(), err
 			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
+		//processglobal: a deadline on the wall clock
 		if time.Now().After(deadline) {
 			f.Close()
 			return nil, &TimeoutError{Path: path, Holder: holder, Waited: wait}

@@ -92,7 +92,7 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 	var ans records.Answer
 	j := journal.Open(h.Layout)
 	j.Now = h.Now
-	err = j.Around(ctx, journal.CommandChange(saveCommand), func(err error) { warn("journal: " + err.Error()) }, func() (err error) {
+	err = j.Around(ctx, journal.CommandChange(saveCommand, h.Session), func(err error) { warn("journal: " + err.Error()) }, func() (err error) {
 		ans, err = records.Write(w)
 		return err
 	})

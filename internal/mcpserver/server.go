@@ -26,6 +26,9 @@ type Home struct {
 	Layout tiers.Layout
 	Now    func() time.Time
 	Log    io.Writer
+	// Session is the Claude Code session the server serves, when its
+	// environment names one (journal.SessionVar): its saves carry it.
+	Session string
 }
 
 // Tools lists the tool names in the order they are registered.

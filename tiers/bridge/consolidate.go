@@ -63,7 +63,7 @@ func (h Home) ReferenceFile(path, cwd string) (string, bool) {
 	}
 	if !filepath.IsAbs(path) {
 		if cwd == "" {
-			cwd, _ = os.Getwd()
+			return "", false // relative to a directory the caller does not know
 		}
 		path = filepath.Join(cwd, path)
 	}

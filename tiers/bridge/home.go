@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -317,15 +316,4 @@ func fileNamed(files *[]*viewFile, rel string) *viewFile {
 	f := &viewFile{rel: rel, src: src, missing: true, archive: strings.HasPrefix(rel, "archive/")}
 	*files = append(*files, f)
 	return f
-}
-
-// lessGC makes the collector run less often until the returned func runs.
-// Parsing a reference file of a thousand entries makes a tree of small
-// objects that is dropped at once: at the default GOGC the collector
-// would run several times over it, a fifth of the time of an ingest or a
-// render in a process. Callers hold the records root's lock, which
-// serialises them, so none restores a value another one set.
-func lessGC() (restore func()) {
-	old := debug.SetGCPercent(400)
-	return func() { debug.SetGCPercent(old) }
 }

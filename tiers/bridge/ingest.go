@@ -174,7 +174,6 @@ func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
 		}
 		return in.report, &inStep{keys: keys, problems: problems, names: names, index: index}, nil
 	}
-	defer lessGC()()
 	if err := in.load(); err != nil {
 		return in.report, nil, err
 	}

@@ -57,7 +57,6 @@ func (v *view) Render(r *records.Record, renamedFrom string) (string, error) {
 	if s == nil {
 		return "", nil
 	}
-	defer lessGC()()
 	folder := filepath.Join(v.h.root(), records.Folder(s.category))
 	if v.stored != nil {
 		v.stored[filepath.Join(folder, r.ID+".json")] = true

@@ -3,17 +3,16 @@ package journal
 import (
 	"context"
 	"errors"
-	"os"
 )
 
 // SessionVar is the variable Claude Code sets for the commands it runs:
 // the session a change made by the agent belongs to.
 const SessionVar = "CLAUDE_CODE_SESSION_ID"
 
-// CommandChange is the change of a command run as command, in the
-// session SessionVar names when it is set.
-func CommandChange(command string) Change {
-	return Change{Source: FromCommand, Command: command, Session: os.Getenv(SessionVar)}
+// CommandChange is the change of a command run as command, in session
+// ("" when no session ran it; its process's SessionVar names it).
+func CommandChange(command, session string) Change {
+	return Change{Source: FromCommand, Command: command, Session: session}
 }
 
 // Around runs write between two commits: first the external edits found

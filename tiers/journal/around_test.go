@@ -13,11 +13,10 @@ import (
 // committed and its error answered, with no journal warning.
 func TestAroundCommitsExternalEditFirst(t *testing.T) {
 	j, mem := home(t)
-	t.Setenv(SessionVar, "s-9")
 	os.WriteFile(filepath.Join(mem, "core.md"), []byte("# Core\n\nhand edit\n"), 0o644)
 	var warned []error
 	failed := errors.New("half done")
-	err := j.Around(context.Background(), CommandChange("mcp memory_save"), func(err error) { warned = append(warned, err) }, func() error {
+	err := j.Around(context.Background(), CommandChange("mcp memory_save", "s-9"), func(err error) { warned = append(warned, err) }, func() error {
 		os.WriteFile(filepath.Join(mem, "reference", "notes.md"), []byte("# Notes\n"), 0o644)
 		return failed
 	})

@@ -100,6 +100,7 @@ func (j *Journal) now() time.Time {
 	if j.Now != nil {
 		return j.Now()
 	}
+	//processglobal: the wall clock of a journal given no clock
 	return time.Now()
 }
 
@@ -204,6 +205,7 @@ var elsewhere = map[string]bool{
 
 func (j *Journal) gitEnv() []string {
 	var env []string
+	//processglobal: git runs in the environment of the process that runs it
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if elsewhere[name] || strings.HasPrefix(name, "GIT_AUTHOR_") || strings.HasPrefix(name, "GIT_COMMITTER_") {

@@ -57,6 +57,7 @@ func (j *Journal) State(ctx context.Context, fsck bool) Status {
 		}
 	}
 	s.Pending = len(paths)
+	//processglobal: the wall clock, which file modification times are compared with
 	now := time.Now()
 	for _, p := range paths {
 		if info, err := os.Stat(filepath.Join(j.dir, filepath.FromSlash(p))); err == nil {

@@ -27,6 +27,7 @@ var deleteDisallowed = map[string]bool{"decision": true, "preference": true, "se
 // CandidateOptions are the inputs of one candidate selection.
 type CandidateOptions struct {
 	Root           string
+	Cwd            string // the caller's working directory, for relative paths
 	Category       string // lower-case category name
 	NewInfo        string
 	LifecycleEvent string // "" when none
@@ -103,7 +104,7 @@ func verifiedCandidate(opts CandidateOptions, e records.Entry) *Candidate {
 		warnf(opts.Warn, "WARNING: candidate path is not a .json file: %s", e.Path)
 		return nil
 	}
-	file, err := records.Locate(opts.Root, e.Path)
+	file, err := records.Locate(opts.Root, opts.Cwd, e.Path)
 	if err != nil {
 		warnf(opts.Warn, "WARNING: candidate path rejected: %v", err)
 		return nil

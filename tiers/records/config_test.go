@@ -59,7 +59,7 @@ func TestResolveRootAndLocate(t *testing.T) {
 		{"/etc/passwd", ""},
 		{"memory/core.md", ""},
 	} {
-		got, err := Locate("/z/memory/records", tt.in)
+		got, err := Locate("/z/memory/records", "", tt.in)
 		if (err != nil) != (tt.want == "") || got != tt.want {
 			t.Errorf("Locate(%q) = %q, %v", tt.in, got, err)
 		}
@@ -82,9 +82,8 @@ func TestConfigOrDefaultWarns(t *testing.T) {
 
 func TestLocateFromWorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
-	t.Chdir(dir)
 	root := filepath.Join(dir, "records")
-	got, err := Locate(root, "records/decisions/x.json")
+	got, err := Locate(root, dir, "records/decisions/x.json")
 	if err != nil || got != filepath.Join(root, "decisions", "x.json") {
 		t.Fatalf("Locate = %q, %v", got, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
-// DraftOptions are the flags of `records draft` (seed 004's memory_draft).
+// DraftOptions are the flags of `records draft` (the claude-memory plugin's memory_draft.py).
 type DraftOptions struct {
 	Root          string
 	Action        string // create or update
@@ -26,6 +26,7 @@ type DraftOptions struct {
 	// draft_path is answered under it, as the plugin does, so the caller
 	// can open it from its own directory.
 	RootArg string
+	Cwd     string // the caller's working directory, for relative paths
 	Now     time.Time
 	Warn    func(string)
 }
@@ -130,8 +131,8 @@ func (o DraftOptions) callerPath(abs string) string {
 			return filepath.Join(o.RootArg, rel)
 		}
 	}
-	if cwd, err := os.Getwd(); err == nil && within(cwd, abs) {
-		if rel, err := filepath.Rel(cwd, abs); err == nil {
+	if o.Cwd != "" && within(o.Cwd, abs) {
+		if rel, err := filepath.Rel(o.Cwd, abs); err == nil {
 			return rel
 		}
 	}
@@ -164,7 +165,7 @@ func draftCreate(in doc, o DraftOptions) doc {
 func draftUpdate(in doc, o DraftOptions) (doc, error) {
 	missing := newError(ErrInput, "target", o.CandidateFile, "error", "Candidate file does not exist",
 		"fix", "Run records candidate again")
-	abs, err := Locate(o.Root, o.CandidateFile)
+	abs, err := Locate(o.Root, o.Cwd, o.CandidateFile)
 	if err != nil {
 		if _, serr := os.Stat(o.CandidateFile); errors.Is(serr, fs.ErrNotExist) {
 			return nil, missing

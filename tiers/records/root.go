@@ -94,24 +94,26 @@ func IndexPath(root, abs string) string {
 }
 
 // Locate turns a user-given or index path into an absolute path confined
-// to root. Relative paths are placed by relativeTo. Any path
-// that leaves root, lexically or through a symlink, is refused.
-func Locate(root, p string) (string, error) { return NewLocator(root).Locate(p) }
+// to root. Relative paths are placed by relativeTo, from cwd (the caller's
+// working directory, "" when it has none). Any path that leaves root,
+// lexically or through a symlink, is refused.
+func Locate(root, cwd, p string) (string, error) { return NewLocator(root, cwd).Locate(p) }
 
 // A Locator is Locate for many paths under one root. It resolves the
-// working directory, the root's real path and each directory's verdict
-// once: retrieval opens twenty records in a handful of category folders,
+// root's real path and each directory's verdict once: retrieval opens twenty records in a handful of category folders,
 // and resolving every one from scratch cost it a dozen syscalls a record.
 // A Locator serves one command; a long-lived one would miss later changes
 // to the links.
 type Locator struct {
 	root string
-	cwd  *string
+	cwd  string
 	real *string         // the root's real path; "" when it does not exist yet
 	dirs map[string]bool // whether a directory stays inside the root
 }
 
-func NewLocator(root string) *Locator { return &Locator{root: root, dirs: map[string]bool{}} }
+func NewLocator(root, cwd string) *Locator {
+	return &Locator{root: root, cwd: cwd, dirs: map[string]bool{}}
+}
 
 func (l *Locator) Locate(p string) (string, error) {
 	if p == "" {
@@ -139,12 +141,8 @@ func (l *Locator) Locate(p string) (string, error) {
 // that lands inside root, else from root for "decisions/x.json", else
 // from Base(root) for "memory/records/decisions/x.json".
 func (l *Locator) relativeTo(p string) string {
-	if l.cwd == nil {
-		cwd, _ := os.Getwd()
-		l.cwd = &cwd
-	}
-	if *l.cwd != "" {
-		if abs := filepath.Join(*l.cwd, p); within(l.root, abs) {
+	if l.cwd != "" {
+		if abs := filepath.Join(l.cwd, p); within(l.root, abs) {
 			return abs
 		}
 	}

@@ -23,6 +23,7 @@ type WriteOptions struct {
 	Input    string
 	Hash     string
 	Reason   string
+	Cwd      string // the caller's working directory, for a relative Target
 	Now      time.Time
 	Warn     func(string) // stderr notes: auto-fixes, warnings
 
@@ -169,7 +170,7 @@ func resolveTarget(o WriteOptions) (target, error) {
 	if o.Target == "" {
 		return target{}, pathErr("--target is required")
 	}
-	abs, err := Locate(o.Root, o.Target)
+	abs, err := Locate(o.Root, o.Cwd, o.Target)
 	if err != nil {
 		return target{}, pathErr(err.Error())
 	}

@@ -357,7 +357,7 @@ func TestLocatorRemembersVerdicts(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "x.json"), filepath.Join(f.root, "decisions", "link.json")); err != nil {
 		t.Fatal(err)
 	}
-	loc := NewLocator(f.root)
+	loc := NewLocator(f.root, "")
 	for _, tt := range []struct{ path, want string }{
 		{"decisions/use-jwt.json", "decisions/use-jwt.json"},
 		{"runbooks/evil.json", ""},
