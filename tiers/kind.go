@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -117,6 +118,22 @@ func ParseKind(s string) (*Kind, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown layout %q (want %s or %s)", s, KindV2, KindV07)
+}
+
+// AllInjected are the files under memory/ that some layout always
+// injects, each once, in the order of the layouts and their injection:
+// what a reader that serves every home, whatever its layout, treats as
+// the home's core memory.
+func AllInjected() []string {
+	var names []string
+	for _, k := range kinds {
+		for _, name := range k.Injected {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }
 
 // SyncTrigger is the sentence that asks the agent for a memory sync of
