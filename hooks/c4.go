@@ -15,7 +15,7 @@ import (
 func c4SessionInit(ctx context.Context, env Env) (c4sync.SessionInit, error) {
 	l := env.Layout
 	return withC4(ctx, l, func(db *c4sync.DB) (c4sync.SessionInit, error) {
-		return db.SessionInitFor(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
+		return db.SessionInit(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
 	})
 }
 

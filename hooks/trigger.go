@@ -30,7 +30,7 @@ func promptTrigger(ctx context.Context, env Env, sessionID string) (string, erro
 		return "", nil
 	}
 	rememberTrigger(dir, r)
-	return c4sync.TriggerLineFor(env.Layout.Kind(), r) + "\n", nil
+	return c4sync.TriggerLine(env.Layout.Kind(), r) + "\n", nil
 }
 
 // triggerDue tells whether r is worth saying again in the session.

@@ -47,7 +47,7 @@ func (q *c4Queue) syncTrigger(kind *tiers.Kind) (string, error) {
 	if err != nil || r.Count == 0 {
 		return "", err
 	}
-	return c4sync.TriggerLineFor(kind, r), nil
+	return c4sync.TriggerLine(kind, r), nil
 }
 
 // syncPending reports whether a sync request is still pending.

@@ -108,7 +108,7 @@ func BenchmarkThresholdCheck1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.ThresholdCheck(tiers.KindV2.SyncThreshold); err != nil {
+		if _, err := db.ThresholdCheck(tiers.KindV2, tiers.KindV2.SyncThreshold); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -118,7 +118,7 @@ func BenchmarkSessionInit1M(b *testing.B) {
 	db := bigDB(b, bigRows-50)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.SessionInit(tiers.KindV2.SyncThreshold); err != nil {
+		if _, err := db.SessionInit(tiers.KindV2, tiers.KindV2.SyncThreshold, ""); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -133,7 +133,7 @@ func BenchmarkOpenSessionInit1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.SessionInit(tiers.KindV2.SyncThreshold); err != nil {
+		if _, err := db.SessionInit(tiers.KindV2, tiers.KindV2.SyncThreshold, ""); err != nil {
 			b.Fatal(err)
 		}
 		db.Close()

@@ -34,15 +34,15 @@ func TestSessionInitBranches(t *testing.T) {
 				}
 			}
 			addConversations(t, db, tt.rows)
-			got, err := db.SessionInit(tt.threshold)
+			got, err := db.SessionInit(tiers.KindV2, tt.threshold, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			check, err := db.ThresholdCheck(tt.threshold)
+			check, err := db.ThresholdCheck(tiers.KindV2, tt.threshold)
 			if err != nil {
 				t.Fatal(err)
 			}
-			testutil.Golden(t, "testdata/session-init-"+tt.name+".golden", []byte(got+"--- threshold-check\n"+check))
+			testutil.Golden(t, "testdata/session-init-"+tt.name+".golden", []byte(got.String()+"--- threshold-check\n"+check))
 		})
 	}
 }
@@ -184,14 +184,14 @@ func TestSyncRequestPending(t *testing.T) {
 		if pending, err := db.SyncRequestPending("system"); err != nil || pending {
 			t.Fatalf("%s: another action request counted as a sync request (%v)", kind, err)
 		}
-		if _, err := db.Enqueue(Message{Channel: "system", Priority: 1, Content: TriggerLineFor(kind, r)}); err != nil {
+		if _, err := db.Enqueue(Message{Channel: "system", Priority: 1, Content: TriggerLine(kind, r)}); err != nil {
 			t.Fatal(err)
 		}
 		if pending, err := db.SyncRequestPending("telegram"); err != nil || pending {
 			t.Fatalf("%s: a request on another channel counted (%v)", kind, err)
 		}
 		if pending, err := db.SyncRequestPending("system"); err != nil || !pending {
-			t.Fatalf("%s: the trigger line %q is not recognised (%v)", kind, TriggerLineFor(kind, r), err)
+			t.Fatalf("%s: the trigger line %q is not recognised (%v)", kind, TriggerLine(kind, r), err)
 		}
 	}
 }

@@ -10,12 +10,15 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// SessionInitFor is the session-init text in the framing of the home's
-// layout: the v2-era lines, or v0.7.1's `=== LABEL ===` sections. skillsDir is where zylos's comm-bridge skill
+// SessionInit is the text of `c4 session-init` in the framing of the home's
+// layout: the v2-era lines, or v0.7.1's `=== LABEL ===` sections. The
+// framing is the layout's fact (tiers.Kind.Sections) but its rendering
+// lives here, beside the conversations it frames: tiers cannot hold it
+// without importing sync. skillsDir is where zylos's comm-bridge skill
 // lives, for the reply routes v0.7.1 shows under inbound messages.
-func (db *DB) SessionInitFor(kind *tiers.Kind, threshold int, skillsDir string) (SessionInit, error) {
+func (db *DB) SessionInit(kind *tiers.Kind, threshold int, skillsDir string) (SessionInit, error) {
 	if !kind.Sections {
-		return db.sessionInitV2(threshold)
+		return db.sessionInitLines(kind, threshold)
 	}
 	cp, r, err := db.sessionRange()
 	if err != nil {

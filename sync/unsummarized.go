@@ -62,28 +62,27 @@ func (db *DB) rangeAfter(after int64) (Range, error) {
 	return r, nil
 }
 
-// TriggerLine is the `[Action Required]` instruction for r (no newline)
-// in the words of a v2 home.
-func TriggerLine(r Range) string { return TriggerLineFor(tiers.KindV2, r) }
-
-// ThresholdCheck is the text of `c4 threshold-check`: the trigger line and
-// a newline when the count is over threshold, else nothing.
-func (db *DB) ThresholdCheck(threshold int) (string, error) {
-	return db.ThresholdCheckFor(tiers.KindV2, threshold)
-}
-
-// ThresholdCheckFor is ThresholdCheck with the trigger line of the layout.
-func (db *DB) ThresholdCheckFor(kind *tiers.Kind, threshold int) (string, error) {
+// ThresholdCheck is the text of `c4 threshold-check` in a home of kind:
+// its trigger line and a newline when the count is over threshold, else
+// nothing.
+func (db *DB) ThresholdCheck(kind *tiers.Kind, threshold int) (string, error) {
 	r, err := db.Unsummarized()
 	if err != nil || r.Count <= int64(threshold) {
 		return "", err
 	}
-	return TriggerLineFor(kind, r) + "\n", nil
+	return TriggerLine(kind, r) + "\n", nil
 }
 
-// TriggerLineFor is the `[Action Required]` line in the words of the
-// layout's memory skill.
-func TriggerLineFor(kind *tiers.Kind, r Range) string { return "[Action Required] " + syncAsk(kind, r) }
+// TriggerLine is the `[Action Required]` line (no newline) asking for the
+// sync of r in the words of the layout's memory skill.
+func TriggerLine(kind *tiers.Kind, r Range) string { return triggerPrefix + syncAsk(kind, r) }
+
+const (
+	triggerPrefix = "[Action Required] "
+	// askFormat is the count and range of the conversations, then the
+	// layout's own request (tiers.Kind.SyncTrigger).
+	askFormat = "There are %d unsummarized conversations (conversation id %d ~ %d). %s"
+)
 
 // syncAsk says how many conversations r holds and asks for their sync.
 func syncAsk(kind *tiers.Kind, r Range) string {
@@ -91,12 +90,15 @@ func syncAsk(kind *tiers.Kind, r Range) string {
 	if r.Begin != nil {
 		b, e = *r.Begin, *r.End
 	}
-	return fmt.Sprintf("There are %d unsummarized conversations (conversation id %d ~ %d). %s", r.Count, b, e, kind.SyncTrigger(b, e))
+	return fmt.Sprintf(askFormat, r.Count, b, e, kind.SyncTrigger(b, e))
 }
 
-// triggerPattern matches, as a LIKE pattern, every line TriggerLineFor
-// writes, of either layout and for any range.
-const triggerPattern = "[Action Required] There are % unsummarized conversations (conversation id % ~ %). Please %"
+// triggerPattern matches, as a LIKE pattern, every line TriggerLine
+// writes, of any layout and for any range: its format with each verb a
+// wildcard.
+func triggerPattern() string {
+	return triggerPrefix + strings.NewReplacer("%d", "%", "%s", "%").Replace(askFormat)
+}
 
 // SyncRequestPending reports whether a sync trigger queued on channel is
 // still pending. An exact text match is not enough: each queued request is
@@ -106,7 +108,7 @@ func (db *DB) SyncRequestPending(channel string) (bool, error) {
 	var n int
 	err := db.sql.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM conversations
 		WHERE status = 'pending' AND direction = 'in' AND channel = ? AND content LIKE ? LIMIT 1)`,
-		channel, triggerPattern).Scan(&n)
+		channel, triggerPattern()).Scan(&n)
 	if err != nil {
 		return false, db.wrap("find pending sync request", err)
 	}
@@ -148,15 +150,10 @@ func (s SessionInit) String() string {
 	return s.Head + strings.Join(s.Records, "") + s.Tail
 }
 
-// SessionInit is the text of `c4 session-init` in a v2 home: the checkpoint
-// summary, the unsummarized records (the last 6 when over threshold) and
-// the trigger.
-func (db *DB) SessionInit(threshold int) (string, error) {
-	s, err := db.sessionInitV2(threshold)
-	return s.String(), err
-}
-
-func (db *DB) sessionInitV2(threshold int) (SessionInit, error) {
+// sessionInitLines is the session-init text in the v2-era framing: the
+// checkpoint summary line, the unsummarized records (the last 6 when over
+// threshold) and the trigger line.
+func (db *DB) sessionInitLines(kind *tiers.Kind, threshold int) (SessionInit, error) {
 	cp, r, err := db.sessionRange()
 	if err != nil {
 		return SessionInit{}, err
@@ -178,7 +175,7 @@ func (db *DB) sessionInitV2(threshold int) (SessionInit, error) {
 		s.Records = append(s.Records, rec+"\n")
 	}
 	if over {
-		s.Tail, s.Trigger = TriggerLine(r)+"\n", true
+		s.Tail, s.Trigger = TriggerLine(kind, r)+"\n", true
 	}
 	return s, nil
 }

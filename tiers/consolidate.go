@@ -195,15 +195,6 @@ func v2Consolidation(l Layout, now time.Time) (JSObject, int, error) {
 	return report.JSON(), len(report.Recommendations), nil
 }
 
-// v2Budgets is core.md against its budget.
-func v2Budgets(l Layout) ([]Budget, error) {
-	b := Budget{File: "core.md", Size: -1, Budget: CoreSizeCap}
-	if st, err := os.Stat(l.CoreFile()); err == nil {
-		b.Size = st.Size()
-	}
-	return []Budget{b}, nil
-}
-
 // WriteIndentedJSON prints v as console.log(JSON.stringify(v, null, 2)).
 func WriteIndentedJSON(w io.Writer, v any) error {
 	out := append(AppendIndentedJSON(nil, v, ""), '\n')

@@ -19,13 +19,6 @@ type ContextPart struct {
 	ReadMore string
 }
 
-// v07Parts are the files a v0.7 home injects, in order, under v0.7.1's labels.
-var v07Parts = []struct{ label, file string }{
-	{"BOT IDENTITY", "identity.md"},
-	{"ACTIVE STATE", "state.md"},
-	{"REFERENCES", "references.md"},
-}
-
 // FormatSection frames a block as zylos-core v0.7.1 does (session-format.js):
 // `=== LABEL ===`, the content trimmed (or `(empty)`), `=== END LABEL ===`.
 func FormatSection(label, content string) string {
@@ -78,9 +71,9 @@ func coreParts(l Layout, limit int64) ([]ContextPart, error) {
 // v07PartsOf are the sections of a v0.7 home, a missing or unreadable
 // file said so in its section.
 func v07PartsOf(l Layout, limit int64) ([]ContextPart, error) {
-	parts := make([]ContextPart, 0, len(v07Parts))
-	for _, p := range v07Parts {
-		file := filepath.Join(l.MemoryDir(), p.file)
+	parts := make([]ContextPart, 0, len(KindV07.Injected))
+	for _, f := range KindV07.Injected {
+		file := filepath.Join(l.MemoryDir(), f.Name)
 		data, size, err := readHead(file, limit)
 		content := nodeString(data)
 		switch {
@@ -89,7 +82,7 @@ func v07PartsOf(l Layout, limit int64) ([]ContextPart, error) {
 		case err != nil:
 			content = fmt.Sprintf("(read error: %v)", err)
 		}
-		parts = append(parts, ContextPart{Text: FormatSection(p.label, content), ReadMore: readMore(file, size, limit)})
+		parts = append(parts, ContextPart{Text: FormatSection(f.Label, content), ReadMore: readMore(file, size, limit)})
 	}
 	return parts, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -15,9 +16,9 @@ import (
 type Kind struct {
 	// Name is how --layout and the reports name it.
 	Name string
-	// Injected are the always-injected files under memory/, in the order
-	// they are injected.
-	Injected []string
+	// Injected are the always-injected files, in the order they are
+	// injected.
+	Injected []InjectedFile
 	// EntryFiles are the injected files that hold reference entries.
 	EntryFiles []string
 	// SyncThreshold is the number of unsummarized conversations above
@@ -43,14 +44,21 @@ type Kind struct {
 	parts         func(Layout, int64) ([]ContextPart, error)
 	status        func(Layout, io.Writer) error
 	consolidation func(Layout, time.Time) (report JSObject, attention int, err error)
-	budgets       func(Layout) ([]Budget, error)
+}
+
+// InjectedFile is one always-injected file of a layout.
+type InjectedFile struct {
+	Name   string // under memory/
+	Label  string // the section it is framed in, in a layout of sections
+	Budget int64  // bytes
+	WarnAt int64  // bytes over which it is due for an audit; 0: no early warning
 }
 
 var (
 	// KindV2 is Memory Architecture v2: core.md always injected.
 	KindV2 = &Kind{
 		Name:          "v2",
-		Injected:      []string{"core.md"},
+		Injected:      []InjectedFile{{Name: "core.md", Budget: CoreSizeCap}},
 		SyncThreshold: 30,
 		BudgetAdvice:  "zylos-memory consolidate",
 		marks:         []string{"core.md"},
@@ -69,8 +77,15 @@ var (
 	// KindV07 is zylos-core v0.7.1's layout: identity.md, state.md and
 	// references.md injected, users/<id>/profile.md, reference/ideas.md.
 	KindV07 = &Kind{
-		Name:          "v07",
-		Injected:      []string{"identity.md", "state.md", "references.md"},
+		Name: "v07",
+		// v0.7.1's labels, byte budgets and early-warning sizes: a file
+		// over its warning size is within budget but due for an audit on
+		// the next Memory Sync.
+		Injected: []InjectedFile{
+			{Name: "identity.md", Label: "BOT IDENTITY", Budget: 16 * 1024},
+			{Name: "state.md", Label: "ACTIVE STATE", Budget: 16 * 1024, WarnAt: 10 * 1024},
+			{Name: "references.md", Label: "REFERENCES", Budget: 16 * 1024, WarnAt: 8 * 1024},
+		},
 		EntryFiles:    []string{"references.md"},
 		SyncThreshold: 15, // v0.7.1's CHECKPOINT_THRESHOLD
 		Sections:      true,
@@ -92,8 +107,8 @@ var (
 // The behaviours are wired here rather than in the values above: they
 // ask a Layout its Kind, which would make the values depend on themselves.
 func init() {
-	KindV2.parts, KindV2.status, KindV2.consolidation, KindV2.budgets = coreParts, Status, v2Consolidation, v2Budgets
-	KindV07.parts, KindV07.status, KindV07.consolidation, KindV07.budgets = v07PartsOf, StatusV07, v07Consolidation, V07Budgets
+	KindV2.parts, KindV2.status, KindV2.consolidation = coreParts, Status, v2Consolidation
+	KindV07.parts, KindV07.status, KindV07.consolidation = v07PartsOf, StatusV07, v07Consolidation
 }
 
 func (k *Kind) String() string { return k.Name }
@@ -119,6 +134,22 @@ func ParseKind(s string) (*Kind, error) {
 	return nil, fmt.Errorf("unknown layout %q (want %s or %s)", s, KindV2, KindV07)
 }
 
+// AllInjected are the files under memory/ that some layout always
+// injects, each once, in the order of the layouts and their injection:
+// what a reader that serves every home, whatever its layout, treats as
+// the home's core memory.
+func AllInjected() []string {
+	var names []string
+	for _, k := range kinds {
+		for _, f := range k.Injected {
+			if !slices.Contains(names, f.Name) {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	return names
+}
+
 // SyncTrigger is the sentence that asks the agent for a memory sync of
 // the conversations begin to end, in the words of the layout's skill.
 func (k *Kind) SyncTrigger(begin, end int64) string { return k.syncAsk(begin, end) }
@@ -130,7 +161,33 @@ func (k *Kind) ConsolidationReport(l Layout, now time.Time) (report JSObject, at
 }
 
 // Budgets are the always-injected files against their budgets.
-func (k *Kind) Budgets(l Layout) ([]Budget, error) { return k.budgets(l) }
+func (k *Kind) Budgets(l Layout) ([]Budget, error) {
+	checks, err := k.checks(l)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Budget, len(checks))
+	for i, c := range checks {
+		out[i] = Budget{File: c.file, Size: -1, Budget: c.budget, WarnAt: c.warn}
+		if c.info != nil {
+			out[i].Size = c.info.Size()
+		}
+	}
+	return out, nil
+}
+
+// checks stat the always-injected files; a missing one has no info.
+func (k *Kind) checks(l Layout) ([]budgetCheck, error) {
+	checks := make([]budgetCheck, 0, len(k.Injected))
+	for _, f := range k.Injected {
+		info, err := os.Stat(filepath.Join(l.MemoryDir(), f.Name))
+		if err != nil && !isMissing(err) {
+			return nil, fmt.Errorf("stat %s: %w", f.Name, err)
+		}
+		checks = append(checks, budgetCheck{file: f.Name, budget: f.Budget, warn: f.WarnAt, info: info})
+	}
+	return checks, nil
+}
 
 func (l Layout) IdentityFile() string   { return filepath.Join(l.MemoryDir(), "identity.md") }
 func (l Layout) StateFile() string      { return filepath.Join(l.MemoryDir(), "state.md") }

@@ -12,18 +12,6 @@ import (
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
-// v07Budgets are zylos-core v0.7.1's byte budgets of the always-injected
-// files, and the early-warning sizes below them: a file over its warning
-// size is within budget but due for an audit on the next Memory Sync.
-var v07Budgets = []struct {
-	file         string
-	budget, warn int64 // warn 0: none
-}{
-	{"identity.md", 16 * 1024, 0},
-	{"state.md", 16 * 1024, 10 * 1024},
-	{"references.md", 16 * 1024, 8 * 1024},
-}
-
 // v07ReferenceFiles are the reference files v0.7.1's report follows.
 var v07ReferenceFiles = []string{"reference/decisions.md", "reference/projects.md", "reference/preferences.md", "reference/ideas.md"}
 
@@ -42,24 +30,12 @@ func (c budgetCheck) near() bool {
 // pct is Math.round(size / budget * 100).
 func (c budgetCheck) pct() int64 { return (c.info.Size()*200 + c.budget) / (2 * c.budget) }
 
-func v07Checks(l Layout) ([]budgetCheck, error) {
-	checks := make([]budgetCheck, 0, len(v07Budgets))
-	for _, b := range v07Budgets {
-		info, err := os.Stat(filepath.Join(l.MemoryDir(), b.file))
-		if err != nil && !isMissing(err) {
-			return nil, fmt.Errorf("stat %s: %w", b.file, err)
-		}
-		checks = append(checks, budgetCheck{file: b.file, budget: b.budget, warn: b.warn, info: info})
-	}
-	return checks, nil
-}
-
 // StatusV07 writes v0.7.1's memory-status.js report of a v0.7 home: each
 // always-injected file against its budget ([OK], [WARN] over its warning
 // size, [OVER] its budget, or MISSING), the totals of every file under
 // memory/ and a health line.
 func StatusV07(l Layout, w io.Writer) error {
-	checks, err := v07Checks(l)
+	checks, err := KindV07.checks(l)
 	if err != nil {
 		return err
 	}
@@ -128,7 +104,7 @@ func ConsolidationV07(l Layout, now time.Time) (JSObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	checks, err := v07Checks(l)
+	checks, err := KindV07.checks(l)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +118,8 @@ func ConsolidationV07(l Layout, now time.Time) (JSObject, error) {
 	}
 	rules := JSObject{}
 	checksJSON, overList, nearList := JSArray{}, JSArray{}, JSArray{}
-	for _, b := range v07Budgets {
-		rules = append(rules, JSField{b.file, b.budget})
+	for _, f := range KindV07.Injected {
+		rules = append(rules, JSField{f.Name, f.Budget})
 	}
 	// WARN_THRESHOLDS lists references.md before state.md.
 	warns := JSObject{{"references.md", int64(8 * 1024)}, {"state.md", int64(10 * 1024)}}
@@ -278,23 +254,6 @@ type Budget struct {
 	Budget, WarnAt int64  // WarnAt 0: no early warning
 }
 
-// V07Budgets are the always-injected files of a v0.7 home against
-// v0.7.1's budgets.
-func V07Budgets(l Layout) ([]Budget, error) {
-	checks, err := v07Checks(l)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Budget, len(checks))
-	for i, c := range checks {
-		out[i] = Budget{File: c.file, Size: -1, Budget: c.budget, WarnAt: c.warn}
-		if c.info != nil {
-			out[i].Size = c.info.Size()
-		}
-	}
-	return out, nil
-}
-
 // v07Consolidation is ConsolidationV07 and what it asks to act on.
 func v07Consolidation(l Layout, now time.Time) (JSObject, int, error) {
 	report, err := ConsolidationV07(l, now)
@@ -308,7 +267,7 @@ func v07Consolidation(l Layout, now time.Time) (JSObject, int, error) {
 // V07Attention counts what v0.7.1's report asks to act on in a v0.7 home:
 // files over their budget or warning size, and session logs to archive.
 func V07Attention(l Layout, now time.Time) (int, error) {
-	budgets, err := V07Budgets(l)
+	budgets, err := KindV07.Budgets(l)
 	if err != nil {
 		return 0, err
 	}

@@ -188,7 +188,7 @@ func c4SessionInit(c *cli.Context) error {
 	}
 	kind := e.layout.Kind()
 	return withDB(c, func(db *c4sync.DB) (string, error) {
-		s, err := db.SessionInitFor(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
+		s, err := db.SessionInit(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
 		return s.String(), err
 	})
 }
@@ -199,7 +199,7 @@ func c4ThresholdCheck(c *cli.Context) error {
 		return err
 	}
 	kind := e.layout.Kind()
-	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheckFor(kind, threshold(c, kind)) })
+	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(kind, threshold(c, kind)) })
 }
 
 // threshold is --threshold or C4_SYNC_THRESHOLD, else the layout's own.

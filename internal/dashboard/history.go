@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
@@ -80,7 +82,7 @@ func (s *site) change(r *http.Request) (page, error) {
 func tierOf(rel string) string {
 	first, _, nested := strings.Cut(rel, "/")
 	switch {
-	case !nested && (first == "core.md" || first == "identity.md" || first == "state.md" || first == "references.md"):
+	case !nested && slices.Contains(tiers.AllInjected(), first):
 		return "core"
 	case nested && (first == "reference" || first == "sessions" || first == "archive" || first == "records" || first == "users"):
 		return first
@@ -221,7 +223,7 @@ func (s *site) currentSizes(ctx context.Context) ([]tierSize, string) {
 				add(rel, n)
 			}
 		}
-		for _, name := range []string{"core.md", "identity.md", "state.md", "references.md"} {
+		for _, name := range tiers.AllInjected() {
 			if st, err := os.Stat(filepath.Join(mem, name)); err == nil && st.Mode().IsRegular() {
 				add(name, st.Size())
 			}

@@ -53,13 +53,13 @@ type coreData struct {
 func (s *site) core(r *http.Request) (page, error) {
 	l := s.o.Layout
 	var d coreData
-	names := l.Kind().Injected
-	for _, name := range names {
-		d.Files = append(d.Files, showFile(l, "memory/"+name))
+	files := l.Kind().Injected
+	for _, f := range files {
+		d.Files = append(d.Files, showFile(l, "memory/"+f.Name))
 	}
 	d.Budgets, _ = budgets(l)
-	for _, name := range names {
-		cs, err := s.lastChanges(r.Context(), journal.Query{Path: name, Limit: 20})
+	for _, f := range files {
+		cs, err := s.lastChanges(r.Context(), journal.Query{Path: f.Name, Limit: 20})
 		d.Changes, d.JournalErr = append(d.Changes, cs...), err
 	}
 	sort.Slice(d.Changes, func(i, j int) bool { return d.Changes[i].Time.After(d.Changes[j].Time) })

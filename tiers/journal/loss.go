@@ -2,7 +2,10 @@ package journal
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // Loss is the lines a change removed from a file the agent relies on:
@@ -17,8 +20,7 @@ type Loss struct {
 
 // watched reports whether path is a file whose lost lines are told.
 func watched(path string) bool {
-	switch path {
-	case "core.md", "identity.md", "state.md", "references.md":
+	if slices.Contains(tiers.AllInjected(), path) {
 		return true
 	}
 	return strings.HasPrefix(path, "reference/") && strings.HasSuffix(path, ".md") && !strings.Contains(path[len("reference/"):], "/")
