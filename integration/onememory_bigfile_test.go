@@ -9,7 +9,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
-// readLimit is tiers.MaxEntryFileSize, the size up to which a reference
+// readLimit is entries.MaxFileSize, the size up to which a reference
 // file is read into entries.
 const readLimit = 4 << 20
 

@@ -12,13 +12,14 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/internal/flock"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // Move is one thing `consolidate --apply` archived.
 type Move struct {
-	Kind  EntryKind // KindSessionLine for a whole session log
-	From  string    // file relative to the memory dir
-	Line  int       // line of an entry; 0 for a whole file
+	Kind  entries.Kind // KindSessionLine for a whole session log
+	From  string       // file relative to the memory dir
+	Line  int          // line of an entry; 0 for a whole file
 	Title string
 	To    string // file relative to the memory dir
 }
@@ -64,7 +65,7 @@ func ApplyConsolidation(l Layout, now time.Time) (ApplyReport, error) {
 		return a.report, err
 	}
 	for _, name := range names {
-		if k := KindOf(name); k == KindDecision || k == KindProject {
+		if k := entries.KindOf(name); k == entries.KindDecision || k == entries.KindProject {
 			if err := a.archiveEntries("reference/" + name); err != nil {
 				return a.report, err
 			}
@@ -85,16 +86,16 @@ type applier struct {
 func (a *applier) archiveEntries(rel string) error {
 	path := filepath.Join(a.l.MemoryDir(), rel)
 	src, err := ReadTierFile(path)
-	var unparsed *UnparsedError
+	var unparsed *entries.UnparsedError
 	if errors.As(err, &unparsed) {
 		return nil // reported as malformed; nothing in it is moved
 	}
 	if err != nil {
 		return fmt.Errorf("archive entries: %w", err)
 	}
-	entries := ParseEntries(rel, src)
-	var moving []Entry
-	for _, e := range entries {
+	es := entries.Parse(rel, src)
+	var moving []entries.Entry
+	for _, e := range es {
 		if isStaleDecision(e, a.today) || isOldCompletedProject(e, a.today) {
 			moving = append(moving, e)
 		}
@@ -102,7 +103,7 @@ func (a *applier) archiveEntries(rel string) error {
 	if len(moving) == 0 {
 		return nil
 	}
-	rest, err := cutEntries(rel, src, entries, moving)
+	rest, err := cutEntries(rel, src, es, moving)
 	if err != nil {
 		return err
 	}
@@ -122,10 +123,10 @@ func (a *applier) archiveEntries(rel string) error {
 }
 
 // archiveTargets lists the archive files the entries go to, sorted.
-func archiveTargets(entries []Entry) []string {
+func archiveTargets(es []entries.Entry) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, e := range entries {
+	for _, e := range es {
 		if t := ArchiveFileFor(e); !seen[t] {
 			seen[t] = true
 			out = append(out, t)

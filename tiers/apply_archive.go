@@ -10,29 +10,31 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // cutEntries returns src without the moving entries, after proving that
 // nothing else goes: each cut range is its entry's text plus trailing
 // blank space, the cuts and the rest add up to src byte for byte, and the
 // rest still parses into every entry that stays.
-func cutEntries(rel string, src []byte, all, moving []Entry) ([]byte, error) {
+func cutEntries(rel string, src []byte, all, moving []entries.Entry) ([]byte, error) {
 	var rest bytes.Buffer
 	prev, cut := 0, 0
 	for _, e := range moving {
-		block := src[e.start:e.end]
-		if e.start < prev || strings.TrimRight(string(block), " \t\r\n") != e.Text {
+		start, end := e.Span()
+		block := src[start:end]
+		if start < prev || strings.TrimRight(string(block), " \t\r\n") != e.Text {
 			return nil, fmt.Errorf("archive entries: %s:%d %q: cannot cut it cleanly; nothing changed", rel, e.Line, e.Title)
 		}
-		rest.Write(src[prev:e.start])
+		rest.Write(src[prev:start])
 		cut += len(block)
-		prev = e.end
+		prev = end
 	}
 	rest.Write(src[prev:])
 	if rest.Len()+cut != len(src) {
 		return nil, fmt.Errorf("archive entries: %s: cut %d + rest %d bytes != %d; nothing changed", rel, cut, rest.Len(), len(src))
 	}
-	if got, want := len(ParseEntries(rel, rest.Bytes())), len(all)-len(moving); got != want {
+	if got, want := len(entries.Parse(rel, rest.Bytes())), len(all)-len(moving); got != want {
 		return nil, fmt.Errorf("archive entries: %s: %d entries would remain, want %d; nothing changed", rel, got, want)
 	}
 	return rest.Bytes(), nil
@@ -53,7 +55,7 @@ func ArchiveHeader(target string) string {
 // entries that belong there and are not there yet: an interrupted earlier
 // run may have archived them already (see placeInArchive). The file is
 // written atomically and read back; every entry must then be in it, whole.
-func (a *applier) appendToArchive(target string, moving []Entry) error {
+func (a *applier) appendToArchive(target string, moving []entries.Entry) error {
 	path := filepath.Join(a.l.MemoryDir(), target)
 	old, err := regfile.ReadFile(path)
 	existed := err == nil
@@ -93,8 +95,8 @@ func (a *applier) appendToArchive(target string, moving []Entry) error {
 // the same otherwise, and is replaced in place by the entry as it reads
 // now: the entry is archived once and names its record, and the old bytes
 // are in the backup taken before the write. Any other entry is appended.
-func placeInArchive(target string, src []byte, moving []Entry) ([]byte, bool) {
-	have := ParseEntries(target, src)
+func placeInArchive(target string, src []byte, moving []entries.Entry) ([]byte, bool) {
+	have := entries.Parse(target, src)
 	copies := indexCopies(src, have)
 	texts := map[string]int{} // text -> its entry's index in have, -1 once placed
 	for i := len(have) - 1; i >= 0; i-- {
@@ -114,7 +116,7 @@ func placeInArchive(target string, src []byte, moving []Entry) ([]byte, bool) {
 			continue
 		}
 		texts[e.Text] = -1
-		if i := copies.take(Identity(e.Text)); i >= 0 {
+		if i := copies.take(entries.Identity(e.Text)); i >= 0 {
 			replace[i] = e.Text
 			continue
 		}
@@ -126,7 +128,7 @@ func placeInArchive(target string, src []byte, moving []Entry) ([]byte, bool) {
 	out := append([]byte(nil), src...)
 	for i := len(have) - 1; i >= 0; i-- {
 		if text, ok := replace[i]; ok {
-			start := have[i].start
+			start, _ := have[i].Span()
 			out = append(out[:start:start], append([]byte(text), out[start+len(have[i].Text):]...)...)
 		}
 	}
@@ -146,13 +148,14 @@ type archiveCopies struct {
 
 // indexCopies indexes the well-formed entries of src that read back as
 // written, so that one can be replaced in place.
-func indexCopies(src []byte, have []Entry) *archiveCopies {
+func indexCopies(src []byte, have []entries.Entry) *archiveCopies {
 	c := &archiveCopies{byID: map[string][]int{}, idless: map[string][]int{}, taken: map[int]bool{}}
 	for i, h := range have {
-		if h.Problem != "" || h.start+len(h.Text) > len(src) || string(src[h.start:h.start+len(h.Text)]) != h.Text {
+		start, _ := h.Span()
+		if h.Problem != "" || start+len(h.Text) > len(src) || string(src[start:start+len(h.Text)]) != h.Text {
 			continue
 		}
-		if id, _ := Identity(h.Text); id != "" {
+		if id, _ := entries.Identity(h.Text); id != "" {
 			c.byID[id] = append(c.byID[id], i)
 		} else {
 			c.idless[h.Text] = append(c.idless[h.Text], i)
@@ -195,14 +198,14 @@ func AppendBlock(buf []byte, text string) []byte {
 // entryTexts is the set of the entries' texts in an archive file.
 func entryTexts(name string, src []byte) map[string]bool {
 	set := map[string]bool{}
-	for _, e := range ParseEntries(name, src) {
+	for _, e := range entries.Parse(name, src) {
 		set[e.Text] = true
 	}
 	return set
 }
 
 // verifyArchived reads target back after writing it.
-func verifyArchived(path, target string, moving []Entry) error {
+func verifyArchived(path, target string, moving []entries.Entry) error {
 	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("archive entries: verify: %w", err)
@@ -213,7 +216,7 @@ func verifyArchived(path, target string, moving []Entry) error {
 // checkArchived holds that each entry bound for target is in its content
 // as a whole entry, before anything is removed from its source: an archive
 // ending inside a code block, say, would swallow it.
-func checkArchived(target string, content []byte, moving []Entry) error {
+func checkArchived(target string, content []byte, moving []entries.Entry) error {
 	archived := entryTexts(target, content)
 	for _, e := range moving {
 		if ArchiveFileFor(e) == target && !archived[e.Text] {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // archiveSessions moves the session logs the Node report names as archive
@@ -26,7 +27,7 @@ func (a *applier) archiveSessions() error {
 		if err != nil {
 			return err
 		}
-		a.report.Moves = append(a.report.Moves, Move{Kind: KindSessionLine, From: "sessions/" + name, To: "archive/" + to})
+		a.report.Moves = append(a.report.Moves, Move{Kind: entries.KindSessionLine, From: "sessions/" + name, To: "archive/" + to})
 	}
 	return nil
 }

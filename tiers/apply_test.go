@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 var applyNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
@@ -101,7 +102,7 @@ func TestApplyAfterCrashRecognisesID(t *testing.T) {
 	entry := func(title, id, decision string) string {
 		s := "### [2025-11-01] " + title + "\n"
 		if id != "" {
-			s += IDComment(id) + "\n"
+			s += entries.IDComment(id) + "\n"
 		}
 		return s + "- **Decision:** " + decision + "\n- **Status:** archived\n\n"
 	}
@@ -176,13 +177,13 @@ func TestApplyRefuses(t *testing.T) {
 
 func TestCutEntriesRefusesForeignBytes(t *testing.T) {
 	src := []byte("### [2025-01-01] A\n- **Decision:** a\n- **Status:** archived\n")
-	entries := ParseEntries("decisions.md", src)
-	bad := entries[0]
+	es := entries.Parse("decisions.md", src)
+	bad := es[0]
 	bad.Text = "### [2025-01-01] A" // the range holds more than the text says
-	if _, err := cutEntries("decisions.md", src, entries, []Entry{bad}); err == nil {
+	if _, err := cutEntries("decisions.md", src, es, []entries.Entry{bad}); err == nil {
 		t.Error("cut accepted a range with bytes outside the entry text")
 	}
-	if rest, err := cutEntries("decisions.md", src, entries, entries); err != nil || len(rest) != 0 {
+	if rest, err := cutEntries("decisions.md", src, es, es); err != nil || len(rest) != 0 {
 		t.Errorf("cut of the only entry: %q, %v", rest, err)
 	}
 }

@@ -133,12 +133,12 @@ func (r *Report) checkReference(l Layout) error {
 // readDirNames is fs.readdirSync: every name, dot files included, sorted
 // bytewise as libuv returns them, decoded as Node decodes file names.
 func readDirNames(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+	es, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
+	names := make([]string, len(es))
+	for i, e := range es {
 		names[i] = nodeString([]byte(e.Name()))
 	}
 	return names, nil

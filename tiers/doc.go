@@ -1,7 +1,9 @@
 // Package tiers owns the tiered markdown memory of a zylos home: its layout
-// on disk, the entries inside each tier file, session rotation, the
-// consolidation report, the status report and core-memory injection.
+// on disk (and its kind, v2 or v0.7), reading and rewriting tier files
+// safely beside other writers, session rotation, the consolidation report
+// and its safe fixes, the status report and core-memory injection.
 //
-// The structured JSON records live in the records subpackage; the C4
-// conversation log lives in the sync package.
+// The entry parser is the entries subpackage, the structured JSON records
+// the records subpackage; the C4 conversation log lives in the sync
+// package.
 package tiers

@@ -8,13 +8,15 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // ScanEntries parses every tier file a consolidation looks at: core.md,
 // reference/*.md and sessions/*.md. Entries cite files relative to the
 // memory dir. Dot-files are skipped, as the Node scripts do; missing
 // directories hold no entries.
-func (l Layout) ScanEntries() ([]Entry, error) {
+func (l Layout) ScanEntries() ([]entries.Entry, error) {
 	files := []string{"core.md"}
 	for _, dir := range []string{"reference", "sessions"} {
 		names, err := tierFiles(filepath.Join(l.MemoryDir(), dir))
@@ -31,8 +33,8 @@ func (l Layout) ScanEntries() ([]Entry, error) {
 // parseFiles parses the files (relative to dir) on a few goroutines, as
 // reading 3,650 small session logs is mostly waiting on the file system,
 // and returns their entries in the order of files.
-func parseFiles(dir string, files []string) ([]Entry, error) {
-	parsed := make([][]Entry, len(files))
+func parseFiles(dir string, files []string) ([]entries.Entry, error) {
+	parsed := make([][]entries.Entry, len(files))
 	errs := make([]error, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -42,14 +44,14 @@ func parseFiles(dir string, files []string) ([]Entry, error) {
 			defer wg.Done()
 			for i := range next {
 				src, err := ReadTierFile(filepath.Join(dir, files[i]))
-				var unparsed *UnparsedError
+				var unparsed *entries.UnparsedError
 				switch {
 				case errors.As(err, &unparsed):
-					parsed[i] = []Entry{unparsedEntry(files[i], unparsed)}
+					parsed[i] = []entries.Entry{entries.Unparsed(files[i], unparsed)}
 				case err != nil && !os.IsNotExist(err):
 					errs[i] = fmt.Errorf("scan entries: %w", err)
 				default:
-					parsed[i] = ParseEntries(files[i], src)
+					parsed[i] = entries.Parse(files[i], src)
 				}
 			}
 		}()
@@ -66,9 +68,9 @@ func parseFiles(dir string, files []string) ([]Entry, error) {
 		}
 		total += len(parsed[i])
 	}
-	out := make([]Entry, 0, total)
-	for _, entries := range parsed {
-		out = append(out, entries...)
+	out := make([]entries.Entry, 0, total)
+	for _, es := range parsed {
+		out = append(out, es...)
 	}
 	return out, nil
 }

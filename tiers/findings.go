@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // Ages beyond which consolidation archives an entry (Memory Architecture v2).
@@ -59,11 +61,11 @@ type PreferenceValue struct {
 
 // Malformed is an entry that does not follow its format.
 type Malformed struct {
-	File    string    `json:"file"`
-	Line    int       `json:"line"`
-	Kind    EntryKind `json:"kind"`
-	Title   string    `json:"title"`
-	Problem string    `json:"problem"`
+	File    string       `json:"file"`
+	Line    int          `json:"line"`
+	Kind    entries.Kind `json:"kind"`
+	Title   string       `json:"title"`
+	Problem string       `json:"problem"`
 }
 
 // EntryFindings scans the tier files and reports on their entries as of now,
@@ -75,16 +77,16 @@ func (l Layout) EntryFindings(now time.Time) (EntryFindings, error) {
 // EntryFindingsWith is EntryFindings over the tier files' entries and
 // extra ones that are in no file yet (the entries an ingest would render
 // from records), reported after them.
-func (l Layout) EntryFindingsWith(now time.Time, extra []Entry) (EntryFindings, error) {
+func (l Layout) EntryFindingsWith(now time.Time, extra []entries.Entry) (EntryFindings, error) {
 	today, err := l.today(now)
 	if err != nil {
 		return EntryFindings{}, err
 	}
-	entries, err := l.ScanEntries()
+	es, err := l.ScanEntries()
 	if err != nil {
 		return EntryFindings{}, err
 	}
-	return FindEntries(append(entries, extra...), today), nil
+	return FindEntries(append(es, extra...), today), nil
 }
 
 // today is now's calendar date in the layout's timezone, as midnight UTC so
@@ -99,14 +101,14 @@ func (l Layout) today(now time.Time) (time.Time, error) {
 }
 
 // FindEntries reports on entries as of today (a date at midnight UTC).
-func FindEntries(entries []Entry, today time.Time) EntryFindings {
+func FindEntries(es []entries.Entry, today time.Time) EntryFindings {
 	f := EntryFindings{
 		StaleDecisions:         []EntryRef{},
 		CompletedProjects:      []EntryRef{},
-		ConflictingPreferences: preferenceConflicts(entries),
+		ConflictingPreferences: preferenceConflicts(es),
 		Malformed:              []Malformed{},
 	}
-	for _, e := range entries {
+	for _, e := range es {
 		switch {
 		case e.Problem != "":
 			f.Malformed = append(f.Malformed, Malformed{e.File, e.Line, e.Kind, e.Title, e.Problem})
@@ -120,28 +122,28 @@ func FindEntries(entries []Entry, today time.Time) EntryFindings {
 }
 
 // ageDays is how many whole days before today the entry is dated.
-func ageDays(e Entry, today time.Time) int {
+func ageDays(e entries.Entry, today time.Time) int {
 	return int(today.Sub(e.Date).Hours() / 24)
 }
 
 // isStaleDecision: superseded or archived more than 90 days ago. Malformed
 // entries are never moved: they are reported instead.
-func isStaleDecision(e Entry, today time.Time) bool {
+func isStaleDecision(e entries.Entry, today time.Time) bool {
 	s := e.Status()
-	return e.Kind == KindDecision && e.Problem == "" && !e.Date.IsZero() &&
+	return e.Kind == entries.KindDecision && e.Problem == "" && !e.Date.IsZero() &&
 		(s == "superseded" || s == "archived") && ageDays(e, today) > DecisionArchiveDays
 }
 
 // isOldCompletedProject: completed and not updated for more than 30 days.
-func isOldCompletedProject(e Entry, today time.Time) bool {
-	return e.Kind == KindProject && e.Problem == "" && !e.Date.IsZero() &&
+func isOldCompletedProject(e entries.Entry, today time.Time) bool {
+	return e.Kind == entries.KindProject && e.Problem == "" && !e.Date.IsZero() &&
 		e.Status() == "completed" && ageDays(e, today) > ProjectArchiveDays
 }
 
-func entryRef(e Entry, today time.Time) EntryRef {
+func entryRef(e entries.Entry, today time.Time) EntryRef {
 	return EntryRef{
 		File: e.File, Line: e.Line, Title: e.Title, Status: e.Status(),
-		Date: e.Date.Format(dateLayout), AgeDays: ageDays(e, today),
+		Date: e.Date.Format(entries.DateLayout), AgeDays: ageDays(e, today),
 		ArchiveTo: ArchiveFileFor(e),
 	}
 }
@@ -149,20 +151,20 @@ func entryRef(e Entry, today time.Time) EntryRef {
 // ArchiveFileFor is the archive file, relative to the memory dir, that
 // takes a decision or project: archive/decisions-YYYY.md or
 // archive/projects-YYYY.md, YYYY being the entry's own year.
-func ArchiveFileFor(e Entry) string {
+func ArchiveFileFor(e entries.Entry) string {
 	return fmt.Sprintf("archive/%ss-%d.md", e.Kind, e.Date.Year())
 }
 
 // preferenceConflicts groups preferences by name (case and spacing
 // ignored), across files, and keeps the names recorded with more than one
 // value. A preference marked superseded has been resolved already.
-func preferenceConflicts(entries []Entry) []PreferenceConflict {
+func preferenceConflicts(es []entries.Entry) []PreferenceConflict {
 	byName := map[string][]PreferenceValue{}
 	var names []string
 	display := map[string]string{}
-	for _, e := range entries {
+	for _, e := range es {
 		value, ok := e.Fields["Value"]
-		if e.Kind != KindPreference || !ok || e.Status() == "superseded" {
+		if e.Kind != entries.KindPreference || !ok || e.Status() == "superseded" {
 			continue
 		}
 		key := normalize(e.Title)

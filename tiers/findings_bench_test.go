@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // largeTree is ten years of daily session logs (3,650 files of ten lines)
@@ -13,7 +15,7 @@ func largeTree() map[string]string {
 	files := map[string]string{"core.md": "# Core Memory\n\n## Identity\nI am.\n"}
 	day := time.Date(2016, 3, 15, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 3650; i++ {
-		d := day.AddDate(0, 0, i).Format(dateLayout)
+		d := day.AddDate(0, 0, i).Format(entries.DateLayout)
 		var b strings.Builder
 		fmt.Fprintf(&b, "# Session Log: %s\n\n", d)
 		for h := 8; h < 18; h++ {
@@ -26,7 +28,7 @@ func largeTree() map[string]string {
 	for i := 0; i < 1000; i++ {
 		status := []string{"active", "superseded", "archived"}[i%3]
 		fmt.Fprintf(&b, "### [%s] Decision %d\n- **Decision:** do thing %d\n- **Context:** because %d\n- **Status:** %s\n\n",
-			day.AddDate(0, 0, i*3).Format(dateLayout), i, i, i, status)
+			day.AddDate(0, 0, i*3).Format(entries.DateLayout), i, i, i, status)
 	}
 	files["reference/decisions.md"] = b.String()
 	return files
@@ -50,7 +52,7 @@ func BenchmarkParseDecisions(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ParseEntries("reference/decisions.md", src)
+		entries.Parse("reference/decisions.md", src)
 	}
 }
 
@@ -70,7 +72,7 @@ func BenchmarkParseDecisionsPastLimit(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ParseEntries("reference/decisions.md", src)
+				entries.Parse("reference/decisions.md", src)
 			}
 		})
 	}

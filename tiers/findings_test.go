@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 var findingsToday = time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
 
 // daysAgo is the YYYY-MM-DD date n days before findingsToday.
-func daysAgo(n int) string { return findingsToday.AddDate(0, 0, -n).Format(dateLayout) }
+func daysAgo(n int) string { return findingsToday.AddDate(0, 0, -n).Format(entries.DateLayout) }
 
 func decision(date, status string) string {
 	return fmt.Sprintf("### [%s] D %s\n- **Decision:** x\n- **Status:** %s\n\n", date, status, status)
@@ -44,7 +45,7 @@ func TestFindingsBoundaries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := FindEntries(ParseEntries(tt.file, []byte(tt.src)), findingsToday)
+			f := FindEntries(entries.Parse(tt.file, []byte(tt.src)), findingsToday)
 			if len(f.StaleDecisions) != tt.stale || len(f.CompletedProjects) != tt.done {
 				t.Errorf("stale decisions %d, completed projects %d; want %d, %d", len(f.StaleDecisions), len(f.CompletedProjects), tt.stale, tt.done)
 			}
@@ -55,8 +56,8 @@ func TestFindingsBoundaries(t *testing.T) {
 func TestPreferenceConflicts(t *testing.T) {
 	a := "### Reply tone\n- **Value:** terse\n- **Added:** 2026-01-01\n\n### Editor\n- **Value:** vim\n"
 	b := "### reply  TONE\n- **Value:** Terse\n\n### Editor\n- **Value:** emacs\n\n### Editor\n- **Value:** nano\n- **Status:** superseded\n"
-	entries := append(ParseEntries("reference/preferences.md", []byte(a)), ParseEntries("reference/preferences-work.md", []byte(b))...)
-	got := preferenceConflicts(entries)
+	es := append(entries.Parse("reference/preferences.md", []byte(a)), entries.Parse("reference/preferences-work.md", []byte(b))...)
+	got := preferenceConflicts(es)
 	if len(got) != 1 || got[0].Name != "Editor" || len(got[0].Values) != 2 {
 		t.Fatalf("conflicts = %+v, want one for Editor with vim and emacs", got)
 	}
@@ -140,16 +141,16 @@ func TestFindingsJSONMatchesStruct(t *testing.T) {
 // TestScanEntriesTooLarge: a runaway file is reported, not parsed.
 func TestScanEntriesTooLarge(t *testing.T) {
 	l := Layout{ZylosDir: t.TempDir()}
-	big := strings.Repeat("## Section\ntext\n", MaxEntryFileSize/16+1)
+	big := strings.Repeat("## Section\ntext\n", entries.MaxFileSize/16+1)
 	writeTree(t, l, map[string]string{"core.md": big, "reference/decisions.md": decision("2020-01-01", "archived")})
-	entries, err := l.ScanEntries()
+	es, err := l.ScanEntries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 2 || !strings.Contains(entries[0].Problem, "not parsed") || entries[0].File != "core.md" {
-		t.Fatalf("entries = %+v, want core.md reported as too large, then the decision", entries)
+	if len(es) != 2 || !strings.Contains(es[0].Problem, "not parsed") || es[0].File != "core.md" {
+		t.Fatalf("entries = %+v, want core.md reported as too large, then the decision", es)
 	}
-	var unparsed *UnparsedError
+	var unparsed *entries.UnparsedError
 	if _, err := ParseFile(filepath.Join(l.MemoryDir(), "core.md")); !errors.As(err, &unparsed) {
 		t.Errorf("ParseFile error = %v, want *UnparsedError", err)
 	}

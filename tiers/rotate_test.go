@@ -144,9 +144,9 @@ func TestRotateFinishesInterruptedRotation(t *testing.T) {
 	if msgs[0] != "Rotated: current.md -> 2026-03-14.md" {
 		t.Errorf("messages = %q", msgs)
 	}
-	entries, _ := os.ReadDir(l.SessionsDir())
-	if len(entries) != 2 {
-		t.Errorf("sessions holds %d files, want 2026-03-14.md and current.md", len(entries))
+	es, _ := os.ReadDir(l.SessionsDir())
+	if len(es) != 2 {
+		t.Errorf("sessions holds %d files, want 2026-03-14.md and current.md", len(es))
 	}
 }
 

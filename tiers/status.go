@@ -62,14 +62,14 @@ func Status(l Layout, w io.Writer) error {
 // empty, a real directory is entered, anything else (symlinks included) is
 // stat'ed through.
 func scanMemory(dir, prefix string, files []statusFile) ([]statusFile, error) {
-	entries, err := os.ReadDir(dir)
+	es, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) && prefix == "" {
 		return files, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("scan memory: %w", err)
 	}
-	for _, e := range entries {
+	for _, e := range es {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}

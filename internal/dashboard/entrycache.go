@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // entryCache keeps the parsed entries of the tier files the pages read,
@@ -19,10 +20,10 @@ type entryCache struct {
 }
 
 type cachedEntries struct {
-	ino     uint64
-	size    int64
-	mtime   time.Time
-	entries []tiers.Entry
+	ino   uint64
+	size  int64
+	mtime time.Time
+	ents  []entries.Entry
 }
 
 // maxCachedFiles bounds the cache; past it, it starts again empty.
@@ -30,7 +31,7 @@ const maxCachedFiles = 64
 
 // parse is tiers.ParseFile through the cache. The entries returned are
 // shared: callers must not change them.
-func (c *entryCache) parse(path string) ([]tiers.Entry, error) {
+func (c *entryCache) parse(path string) ([]entries.Entry, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return tiers.ParseFile(path) // its error names the problem
@@ -43,9 +44,9 @@ func (c *entryCache) parse(path string) ([]tiers.Entry, error) {
 	hit, ok := c.files[path]
 	c.mu.Unlock()
 	if ok && hit.ino == ino && hit.size == st.Size() && hit.mtime.Equal(st.ModTime()) {
-		return hit.entries, nil
+		return hit.ents, nil
 	}
-	entries, err := tiers.ParseFile(path)
+	ents, err := tiers.ParseFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +57,8 @@ func (c *entryCache) parse(path string) ([]tiers.Entry, error) {
 		if c.files == nil || len(c.files) >= maxCachedFiles {
 			c.files = map[string]cachedEntries{}
 		}
-		c.files[path] = cachedEntries{ino: ino, size: st.Size(), mtime: st.ModTime(), entries: entries}
+		c.files[path] = cachedEntries{ino: ino, size: st.Size(), mtime: st.ModTime(), ents: ents}
 		c.mu.Unlock()
 	}
-	return entries, nil
+	return ents, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -85,7 +86,7 @@ type referenceData struct {
 	Tier     string
 	Category string
 	Status   string
-	Entries  []tiers.Entry
+	Entries  []entries.Entry
 	Docs     []fulltext.Doc
 	Total    int
 	Page     int
@@ -129,12 +130,12 @@ func (s *site) reference(r *http.Request) (page, error) {
 			return page{}, err
 		}
 		d.Listing = file
-		entries, err := s.entries.parse(abs)
+		ents, err := s.entries.parse(abs)
 		if err != nil {
 			d.ListErr = err.Error()
 		}
-		d.paginate(len(entries), n, url.Values{"file": {file}})
-		d.Entries = entries[min((n-1)*pageSize, len(entries)):min(n*pageSize, len(entries))]
+		d.paginate(len(ents), n, url.Values{"file": {file}})
+		d.Entries = ents[min((n-1)*pageSize, len(ents)):min(n*pageSize, len(ents))]
 		return page{Name: "reference", Title: "Reference: " + file, Data: d}, nil
 	}
 	if d.Category != "" || d.Status != "" {
@@ -190,13 +191,13 @@ func (s *site) referenceFiles() []refFile {
 	var out []refFile
 	for _, rel := range rels {
 		f := refFile{Rel: rel}
-		if entries, err := s.entries.parse(filepath.Join(l.ZylosDir, filepath.FromSlash(rel))); err != nil {
+		if ents, err := s.entries.parse(filepath.Join(l.ZylosDir, filepath.FromSlash(rel))); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			f.Err = err.Error()
 		} else {
-			f.Entries = len(entries)
+			f.Entries = len(ents)
 		}
 		out = append(out, f)
 	}
@@ -206,7 +207,7 @@ func (s *site) referenceFiles() []refFile {
 type entryData struct {
 	Rel        string
 	Line       int
-	Entry      *tiers.Entry
+	Entry      *entries.Entry
 	EntryHTML  template.HTML
 	Record     *records.Record
 	RecordRel  string
@@ -239,13 +240,13 @@ func (s *site) entry(r *http.Request) (page, error) {
 		if err != nil || line < 1 {
 			return page{}, badRequest("An entry of a markdown file needs its line: ?path=...&line=N.")
 		}
-		entries, err := s.entries.parse(abs)
+		ents, err := s.entries.parse(abs)
 		if err != nil {
 			return page{}, unreadable(err)
 		}
-		for i := range entries {
-			if entries[i].Line == line {
-				e := entries[i]
+		for i := range ents {
+			if ents[i].Line == line {
+				e := ents[i]
 				d.Entry = &e
 			}
 		}
@@ -253,7 +254,7 @@ func (s *site) entry(r *http.Request) (page, error) {
 			return page{}, notFound(fmt.Sprintf("No entry starts at line %d of %s.", line, rel))
 		}
 		d.Line, title = line, d.Entry.Title
-		id, _ := tiers.Identity(d.Entry.Text)
+		id, _ := entries.Identity(d.Entry.Text)
 		d.EntryHTML = renderMarkdown([]byte(d.Entry.Text))
 		if id != "" {
 			d.RecordRel = s.recordOf(id)

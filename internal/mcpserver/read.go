@@ -8,6 +8,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -80,21 +81,21 @@ func (h Home) readEntry(b *strings.Builder, r ref) error {
 	if lines := strings.Count(string(data), "\n") + 1; r.line > lines {
 		return fmt.Errorf("%s has %d lines; give a line from 1 to %d", r.rel, lines, lines)
 	}
-	entries := tiers.ParseEntries(r.abs, data)
-	var hit *tiers.Entry
-	for i := range entries {
-		if entries[i].Line <= r.line && (hit == nil || entries[i].Line >= hit.Line) {
-			hit = &entries[i]
+	ents := entries.Parse(r.abs, data)
+	var hit *entries.Entry
+	for i := range ents {
+		if ents[i].Line <= r.line && (hit == nil || ents[i].Line >= hit.Line) {
+			hit = &ents[i]
 		}
 	}
-	if hit == nil || hit.Kind == tiers.KindSessionLine && hit.Line != r.line {
+	if hit == nil || hit.Kind == entries.KindSessionLine && hit.Line != r.line {
 		return h.readFileFrom(b, r)
 	}
 	fmt.Fprintf(b, "Entry %s:%d\n%s\n", r.rel, hit.Line, strings.TrimRight(hit.Text, "\n"))
 	if hit.Problem != "" {
 		fmt.Fprintf(b, "This entry is malformed: %s\n", hit.Problem)
 	}
-	if id, _ := tiers.Identity(hit.Text); id != "" {
+	if id, _ := entries.Identity(hit.Text); id != "" {
 		if rec, err := h.recordByID(id); err == nil {
 			b.WriteString("\n")
 			_, err := h.readRecordOnly(b, rec)
@@ -125,7 +126,7 @@ func (h Home) readFile(b *strings.Builder, r ref) error {
 // readFileFrom shows a file from r.line on, up to maxRead bytes; a longer
 // rest is cut at a line, saying where to read on.
 func (h Home) readFileFrom(b *strings.Builder, r ref) error {
-	data, err := regfile.ReadFileLimit(r.abs, tiers.MaxEntryFileSize)
+	data, err := regfile.ReadFileLimit(r.abs, entries.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", r.rel, err)
 	}

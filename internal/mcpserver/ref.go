@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // ref is what a memory_read or memory_history ref names: a memory file
@@ -118,22 +119,22 @@ func (h Home) recordByID(id string) (ref, error) {
 
 // entryOfRecord is the markdown entry that shows record id, found by its
 // id comment in the reference and archive files, or false.
-func (h Home) entryOfRecord(id string) (tiers.Entry, string, bool) {
+func (h Home) entryOfRecord(id string) (entries.Entry, string, bool) {
 	for _, dir := range []string{h.Layout.ReferenceDir(), h.Layout.ArchiveDir()} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 		for _, f := range files {
 			data, err := tiers.ReadTierFile(f)
-			if err != nil || !strings.Contains(string(data), tiers.IDComment(id)) {
+			if err != nil || !strings.Contains(string(data), entries.IDComment(id)) {
 				continue
 			}
-			for _, e := range tiers.ParseEntries(f, data) {
-				if got, _ := tiers.Identity(e.Text); got == id {
+			for _, e := range entries.Parse(f, data) {
+				if got, _ := entries.Identity(e.Text); got == id {
 					return e, h.rel(f), true
 				}
 			}
 		}
 	}
-	return tiers.Entry{}, "", false
+	return entries.Entry{}, "", false
 }
 
 // rel is an absolute path as the home's slash path.

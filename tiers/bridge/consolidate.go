@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -69,7 +70,7 @@ func (h Home) ReferenceFile(path, cwd string) (string, bool) {
 	}
 	path = filepath.Clean(path)
 	rel := "reference/" + filepath.Base(path)
-	if !strings.HasSuffix(rel, ".md") || specOfKind(tiers.KindOf(rel)) == nil {
+	if !strings.HasSuffix(rel, ".md") || specOfKind(entries.KindOf(rel)) == nil {
 		return "", false
 	}
 	dir, ref := filepath.Dir(path), h.Layout.ReferenceDir()

@@ -1,14 +1,14 @@
 package bridge
 
 import (
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // entry is a reference entry as the bridge sees it: the tiers entry with
 // its byte span, plus the record id its comment names.
 type entry struct {
-	tiers.Entry
+	entries.Entry
 	spec       *spec
 	id         string
 	idLine     [2]int // byte range of the id comment's line; zero without one
@@ -28,11 +28,11 @@ type entry struct {
 // summed takes the digest of each entry holding an id at once, for the
 // ingest's pairs (a splice's proof needs none).
 func parseEntries(name string, src []byte, summed bool) []entry {
-	s := specOfKind(tiers.KindOf(name))
+	s := specOfKind(entries.KindOf(name))
 	if s == nil {
 		return nil
 	}
-	tes := tiers.ParseEntries(name, src)
+	tes := entries.Parse(name, src)
 	if len(tes) == 0 {
 		return nil
 	}
@@ -63,20 +63,20 @@ func parseEntries(name string, src []byte, summed bool) []entry {
 }
 
 // parseEntryAt reads the one entry of name at src[start:end], parsed alone
-// (see tiers.ParseEntriesAt); false when it cannot be.
+// (see entries.ParseAt); false when it cannot be.
 func parseEntryAt(name string, src []byte, start, end int, section string) (entry, bool) {
-	s := specOfKind(tiers.KindOf(name))
+	s := specOfKind(entries.KindOf(name))
 	if s == nil {
 		return entry{}, false
 	}
-	es, ok := tiers.ParseEntriesAt(name, src, start, end, section)
+	es, ok := entries.ParseAt(name, src, start, end, section)
 	if !ok || len(es) != 1 {
 		return entry{}, false
 	}
 	return newEntry(s, es[0], src), true
 }
 
-func newEntry(s *spec, te tiers.Entry, src []byte) entry {
+func newEntry(s *spec, te entries.Entry, src []byte) entry {
 	e := entry{Entry: te, spec: s}
 	e.start, e.end = te.Span()
 	e.problem = te.Problem
@@ -88,8 +88,8 @@ func newEntry(s *spec, te tiers.Entry, src []byte) entry {
 // outside fenced code. Two id comments in one entry, or one that is not a
 // valid id, make the entry a problem: which record it is cannot be told.
 func (e *entry) findID(src []byte) {
-	tiers.PlainLines(src, e.start, e.end, func(pos, next int, line string) bool {
-		id, ok := tiers.ParseIDComment(line)
+	entries.PlainLines(src, e.start, e.end, func(pos, next int, line string) bool {
+		id, ok := entries.ParseIDComment(line)
 		if !ok {
 			return true
 		}
@@ -107,7 +107,7 @@ func (e *entry) findID(src []byte) {
 
 // isIDComment reports whether the trimmed line is an id comment.
 func isIDComment(line string) bool {
-	_, ok := tiers.ParseIDComment(line)
+	_, ok := entries.ParseIDComment(line)
 	return ok
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -72,7 +73,7 @@ type backings struct {
 	byLine map[string]tiers.Backing // "reference/decisions.md:3"
 	// extra are the entries of the records the ingest would render, each
 	// at line -(i+1) until fill puts it at line 0.
-	extra    []tiers.Entry
+	extra    []entries.Entry
 	extraFor []tiers.Backing
 }
 
@@ -108,7 +109,7 @@ func (in *ingester) backings() backings {
 		if st == nil {
 			continue
 		}
-		es := tiers.ParseEntries(rel, []byte(st.spec.block(st.rec, "\n")))
+		es := entries.Parse(rel, []byte(st.spec.block(st.rec, "\n")))
 		if len(es) != 1 {
 			continue
 		}

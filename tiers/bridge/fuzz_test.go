@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -35,10 +35,10 @@ func FuzzSplice(f *testing.F) {
 	f.Add([]byte("### [2026-01-01] T #\n<!-- id: t -->\n<!-- id: t -->\n- **Decision:** a\n- **Status:** active"), uint8(0))
 	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
 		file := specs[int(which)%len(specs)].file
-		entries := parseEntries(file, src, false)
+		ents := parseEntries(file, src, false)
 		sp := newSplice(file, src)
 		used := map[string]bool{}
-		for i, e := range entries {
+		for i, e := range ents {
 			if e.problem != "" || used[e.id] {
 				continue
 			}
@@ -58,12 +58,12 @@ func FuzzSplice(f *testing.F) {
 		}
 		// The in-place proof of one entry's rendering never passes what
 		// the proof over the whole file refuses.
-		for i, e := range entries {
-			if e.problem != "" || e.id == "" || used[e.id] && i > 0 && entries[i-1].id == e.id {
+		for i, e := range ents {
+			if e.problem != "" || e.id == "" || used[e.id] && i > 0 && ents[i-1].id == e.id {
 				continue
 			}
 			one := newSplice(file, src)
-			one.parsed = entries
+			one.parsed = ents
 			r := recordOf(t, e, e.id)
 			r.Title += " retitled #"
 			r.Content = map[string]any{}
@@ -125,7 +125,7 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			content[fl.key] = []string{a, b, a}[i]
 		}
 		content["status"] = map[string]string{"decision": "accepted", "project": "active", "preference": ""}[s.category]
-		if s.kind == tiers.KindGeneric {
+		if s.kind == entries.KindGeneric {
 			content = map[string]any{"body": a + "\n" + b}
 		}
 		r := &records.Record{ID: "x", Title: title, Category: s.category, CreatedAt: "2026-03-15T10:30:00Z", Content: content}

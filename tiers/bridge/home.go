@@ -13,6 +13,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -163,10 +164,10 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 		for _, de := range des {
 			name := de.Name()
 			rel := dir + "/" + name
-			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || specOfKind(tiers.KindOf(rel)) == nil {
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || specOfKind(entries.KindOf(rel)) == nil {
 				continue
 			}
-			if dir == "archive" && (!strings.Contains(name, "-") || !specOfKind(tiers.KindOf(rel)).archives()) {
+			if dir == "archive" && (!strings.Contains(name, "-") || !specOfKind(entries.KindOf(rel)).archives()) {
 				continue
 			}
 			if !de.Type().IsRegular() {
@@ -174,7 +175,7 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 				continue
 			}
 			src, err := tiers.ReadTierFile(filepath.Join(h.Layout.MemoryDir(), rel))
-			var unparsed *tiers.UnparsedError
+			var unparsed *entries.UnparsedError
 			if errors.As(err, &unparsed) {
 				why := unparsed.Reason
 				if unparsed.TooLarge {
@@ -194,12 +195,12 @@ func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
 
 // newFileHeader starts a reference file the bridge creates.
 func newFileHeader(rel string) string {
-	switch tiers.KindOf(rel) {
-	case tiers.KindProject:
+	switch entries.KindOf(rel) {
+	case entries.KindProject:
 		return "# Projects\n\n## Active\n\n## Completed\n"
-	case tiers.KindPreference:
+	case entries.KindPreference:
 		return "# User Preferences\n"
-	case tiers.KindGeneric:
+	case entries.KindGeneric:
 		return "# Notes\n"
 	}
 	return "# Decisions Log\n"
@@ -231,7 +232,7 @@ func (s *spec) hasView(r *records.Record) bool {
 
 func (s *spec) isReferenceFile(rel string) bool {
 	name, ok := strings.CutPrefix(rel, "reference/")
-	return ok && !strings.Contains(name, "/") && tiers.KindOf(rel) == s.kind
+	return ok && !strings.Contains(name, "/") && entries.KindOf(rel) == s.kind
 }
 
 func (s *spec) namesFile(r *records.Record, rel string) bool {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -587,10 +587,10 @@ func (in *ingester) unclaimed() error {
 
 // fits reserves n more bytes of f for the ingest's splice of it, or
 // answers false when f would grow past what is read into entries
-// (tiers.MaxEntryFileSize): from then on none of its entries would be
+// (entries.MaxFileSize): from then on none of its entries would be
 // kept in step.
 func (in *ingester) fits(f *viewFile, n int) bool {
-	if len(f.src)+in.grown[f]+n > tiers.MaxEntryFileSize {
+	if len(f.src)+in.grown[f]+n > entries.MaxFileSize {
 		return false
 	}
 	in.grown[f] += n
@@ -600,16 +600,16 @@ func (in *ingester) fits(f *viewFile, n int) bool {
 // idGrowth is what writing id into entry e of f adds to f.
 func idGrowth(f *viewFile, e entry, id string) int {
 	if e.id == "" {
-		return len(tiers.IDComment(id)) + len(lineEnding(f.src[e.start:e.end]))
+		return len(entries.IDComment(id)) + len(lineEnding(f.src[e.start:e.end]))
 	}
-	return len(tiers.IDComment(id)) - len(tiers.IDComment(e.id))
+	return len(entries.IDComment(id)) - len(entries.IDComment(e.id))
 }
 
 // overflow is the problem of what (an id comment, an entry) that does not
 // fit in f.
 func (in *ingester) overflow(f *viewFile, what string) string {
 	return fmt.Sprintf("left alone: %s would take memory/%s past the %d bytes up to which a file is read into entries (%s)",
-		what, f.rel, tiers.MaxEntryFileSize, splitHint(f.rel))
+		what, f.rel, entries.MaxFileSize, splitHint(f.rel))
 }
 
 // shownIn is a record rendered into a file that its related_files must

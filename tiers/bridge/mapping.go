@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -15,7 +15,7 @@ import (
 // content; the title is the record's title, and a decision's heading date
 // is content.date (created_at's date when the record has none).
 type spec struct {
-	kind     tiers.EntryKind
+	kind     entries.Kind
 	category string
 	file     string // default file, relative to the memory dir
 	fields   [maxFields]field
@@ -55,27 +55,27 @@ func mapped(m map[string]string) func(string) string {
 }
 
 var specs = []spec{
-	{kind: tiers.KindDecision, category: "decision", file: "reference/decisions.md", fields: [maxFields]field{
+	{kind: entries.KindDecision, category: "decision", file: "reference/decisions.md", fields: [maxFields]field{
 		{name: "Decision", key: "decision", required: true},
 		{name: "Context", key: "context"},
 		{name: "Status", key: "status", required: true, toEntry: mapped(decisionStatus), toContent: mapped(contentStatus)},
 	}},
-	{kind: tiers.KindProject, category: "project", file: "reference/projects.md", fields: [maxFields]field{
+	{kind: entries.KindProject, category: "project", file: "reference/projects.md", fields: [maxFields]field{
 		{name: "Status", key: "status", required: true},
 		{name: "Updated", key: "updated", required: true},
 		{name: "Notes", key: "notes"},
 	}},
-	{kind: tiers.KindPreference, category: "preference", file: "reference/preferences.md", fields: [maxFields]field{
+	{kind: entries.KindPreference, category: "preference", file: "reference/preferences.md", fields: [maxFields]field{
 		{name: "Value", key: "value", required: true},
 		{name: "Source", key: "reason"},
 		{name: "Added", key: "added"},
 	}},
 	// A "### Title" entry of any other reference file (ideas.md) is a
 	// note: its title and its text under the heading (content.body).
-	{kind: tiers.KindGeneric, category: "note", file: "reference/notes.md"},
+	{kind: entries.KindGeneric, category: "note", file: "reference/notes.md"},
 }
 
-func specOfKind(k tiers.EntryKind) *spec {
+func specOfKind(k entries.Kind) *spec {
 	for i := range specs {
 		if specs[i].kind == k {
 			return &specs[i]
@@ -87,7 +87,9 @@ func specOfKind(k tiers.EntryKind) *spec {
 // archives reports whether an archived record of the kind has an
 // archive file (archive/decisions-YYYY.md, archive/projects-YYYY.md); an
 // archived preference or note is in no file.
-func (s *spec) archives() bool { return s.kind == tiers.KindDecision || s.kind == tiers.KindProject }
+func (s *spec) archives() bool {
+	return s.kind == entries.KindDecision || s.kind == entries.KindProject
+}
 
 func specOfCategory(c string) *spec {
 	for i := range specs {
@@ -109,9 +111,9 @@ type projection struct {
 // entryProjection reads an entry. The title is sanitized as records
 // sanitize titles, so a title the record cannot hold as written (one
 // with "->" in it) still compares equal to the record made from it.
-func (s *spec) entryProjection(e tiers.Entry) projection {
+func (s *spec) entryProjection(e entries.Entry) projection {
 	p := projection{title: records.SanitizeTitle(e.Title)}
-	if s.kind == tiers.KindDecision && !e.Date.IsZero() {
+	if s.kind == entries.KindDecision && !e.Date.IsZero() {
 		p.date = e.Date.Format(dateLayout)
 	}
 	for i, f := range s.fields {
@@ -123,7 +125,7 @@ func (s *spec) entryProjection(e tiers.Entry) projection {
 			p.fields[i] = e.Fields[f.name]
 		}
 	}
-	if s.kind == tiers.KindGeneric {
+	if s.kind == entries.KindGeneric {
 		p.body = noteBody(e.Text, true)
 	}
 	return p
@@ -169,7 +171,7 @@ func noteBody(text string, entry bool) string {
 // parsing has its say (see same).
 func (s *spec) recordProjection(r *records.Record) projection {
 	p := projection{title: r.Title}
-	if s.kind == tiers.KindDecision {
+	if s.kind == entries.KindDecision {
 		p.date = recordDate(r)
 	}
 	for i, f := range s.fields {
@@ -179,10 +181,10 @@ func (s *spec) recordProjection(r *records.Record) projection {
 		}
 		p.fields[i] = v
 	}
-	if s.kind == tiers.KindProject && p.fields[1] == "" {
+	if s.kind == entries.KindProject && p.fields[1] == "" {
 		p.fields[1] = datePart(r.UpdatedAt)
 	}
-	if s.kind == tiers.KindGeneric {
+	if s.kind == entries.KindGeneric {
 		p.body = noteBody(contentString(r, "body"), false)
 	}
 	return p
@@ -248,7 +250,7 @@ func (s *spec) contentValue(i int, v string) string {
 // the markdown has no field for gets a value the schema accepts: a
 // decision's rationale is its context (else its decision), a
 // preference's topic is its title and its strength "default".
-func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
+func (s *spec) newDoc(e entries.Entry, id, rel, now string) map[string]any {
 	p := s.entryProjection(e)
 	content := map[string]any{}
 	for i, f := range s.fields {
@@ -258,16 +260,16 @@ func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
 	}
 	tag := strings.TrimSuffix(s.file[len("reference/"):], ".md")
 	switch s.kind {
-	case tiers.KindGeneric:
+	case entries.KindGeneric:
 		content["body"] = p.body
 		tag = strings.TrimSuffix(path.Base(rel), ".md")
-	case tiers.KindDecision:
+	case entries.KindDecision:
 		content["date"] = p.date
 		if _, ok := content["context"]; !ok {
 			content["context"] = ""
 		}
 		content["rationale"] = []any{firstOf(p.fields[1], p.fields[0], p.title)}
-	case tiers.KindPreference:
+	case entries.KindPreference:
 		content["topic"] = p.title
 		content["strength"] = "default"
 		if _, ok := content["reason"]; !ok {
@@ -293,7 +295,7 @@ func (s *spec) newDoc(e tiers.Entry, id, rel, now string) map[string]any {
 // mapped field that differs from what the record shows, its file listed
 // in related_files (last, as where the entry lives now), and a change
 // with summary. Everything else of the record is kept.
-func (s *spec) updateDoc(st *stored, e tiers.Entry, rel, now, summary string) (map[string]any, error) {
+func (s *spec) updateDoc(st *stored, e entries.Entry, rel, now, summary string) (map[string]any, error) {
 	d, err := decodeObject(st.data)
 	if err != nil {
 		return nil, fmt.Errorf("read record %s: %w", st.abs, err)
@@ -310,10 +312,10 @@ func (s *spec) updateDoc(st *stored, e tiers.Entry, rel, now, summary string) (m
 			content[f.key] = s.contentValue(i, have.fields[i])
 		}
 	}
-	if s.kind == tiers.KindGeneric && have.body != shown.body {
+	if s.kind == entries.KindGeneric && have.body != shown.body {
 		content["body"] = have.body
 	}
-	if s.kind == tiers.KindDecision && have.date != shown.date {
+	if s.kind == entries.KindDecision && have.date != shown.date {
 		content["date"] = have.date
 	}
 	file := "memory/" + rel

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -12,7 +12,7 @@ import (
 // after its last line.
 func (s *spec) block(r *records.Record, nl string) string {
 	p := s.recordProjection(r)
-	lines := []string{s.heading(p), tiers.IDComment(r.ID)}
+	lines := []string{s.heading(p), entries.IDComment(r.ID)}
 	for i, f := range s.fields {
 		if p.fields[i] != "" || f.required {
 			lines = append(lines, fieldLine("- ", f.name, p.fields[i]))
@@ -31,7 +31,7 @@ func (s *spec) heading(p projection) string {
 	if strings.HasSuffix(title, "#") {
 		title += " #"
 	}
-	if s.kind == tiers.KindDecision {
+	if s.kind == entries.KindDecision {
 		return "### [" + p.date + "] " + title
 	}
 	return "### " + title
@@ -49,7 +49,7 @@ func fieldLine(marker, name, value string) string {
 // accounted for by parsing the rendered block.
 func (s *spec) shown(r *records.Record) projection {
 	name := s.file
-	es := tiers.ParseEntries(name, []byte(s.block(r, "\n")))
+	es := entries.Parse(name, []byte(s.block(r, "\n")))
 	if len(es) != 1 {
 		return s.recordProjection(r)
 	}
@@ -59,7 +59,7 @@ func (s *spec) shown(r *records.Record) projection {
 // same reports whether entry e says what record r says. The plain
 // comparison settles almost every entry; only a difference is checked
 // against the parsed rendering.
-func (s *spec) same(e tiers.Entry, r *records.Record) bool {
+func (s *spec) same(e entries.Entry, r *records.Record) bool {
 	have := s.entryProjection(e)
 	return have == s.recordProjection(r) || have == s.shown(r)
 }
@@ -134,9 +134,9 @@ func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 	after := headEnd
 	switch {
 	case e.id == "":
-		out = append(out, insertLine(src, headEnd, tiers.IDComment(r.ID), nl))
+		out = append(out, insertLine(src, headEnd, entries.IDComment(r.ID), nl))
 	case e.id != r.ID:
-		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), tiers.IDComment(r.ID)})
+		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), entries.IDComment(r.ID)})
 	}
 	if e.id != "" && e.idLine[1] > after {
 		after = e.idLine[1]
@@ -199,7 +199,7 @@ func bodyEdit(src []byte, e entry, r *records.Record, body string, after int, nl
 				kept = append(kept, ed)
 			}
 		}
-		out, text = kept, tiers.IDComment(r.ID)+nl+text
+		out, text = kept, entries.IDComment(r.ID)+nl+text
 	}
 	if text == "" {
 		// Drop the lines with their line end; the blank lines stay.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -98,7 +98,7 @@ func insertBlocks(src []byte, at int, blocks []string, nl string) edit {
 
 // placement is where a new entry for r goes in src.
 func (s *spec) placement(src []byte, r *records.Record) int {
-	if s.kind != tiers.KindProject {
+	if s.kind != entries.KindProject {
 		return len(src)
 	}
 	section := "Active"
@@ -116,7 +116,7 @@ func (s *spec) placement(src []byte, r *records.Record) int {
 // end of src.
 func sectionEnd(src []byte, name string) (int, bool) {
 	in, at := false, len(src)
-	tiers.PlainLines(src, 0, len(src), func(pos, _ int, line string) bool {
+	entries.PlainLines(src, 0, len(src), func(pos, _ int, line string) bool {
 		if !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "## ") {
 			return true
 		}
@@ -132,16 +132,16 @@ func sectionEnd(src []byte, name string) (int, bool) {
 }
 
 // splitHint says how to bring the file rel back under
-// tiers.MaxEntryFileSize.
+// entries.MaxFileSize.
 func splitHint(rel string) string {
 	dir, _, _ := strings.Cut(rel, "/")
 	other := "<other>.md"
-	switch tiers.KindOf(rel) {
-	case tiers.KindDecision:
+	switch entries.KindOf(rel) {
+	case entries.KindDecision:
 		other = "decisions-<part>.md"
-	case tiers.KindProject:
+	case entries.KindProject:
 		other = "projects-<part>.md"
-	case tiers.KindPreference:
+	case entries.KindPreference:
 		other = "preferences-<part>.md"
 	}
 	return "split it: move some of its entries to memory/" + dir + "/" + other
@@ -158,9 +158,9 @@ func (sp *splice) result() ([]byte, error) {
 		}
 	}
 	out := applyEdits(sp.src, sp.edits)
-	if len(out) > tiers.MaxEntryFileSize {
+	if len(out) > entries.MaxFileSize {
 		return nil, fmt.Errorf("memory/%s would grow to %d bytes, past the %d bytes up to which a file is read into entries; nothing changed (%s)",
-			sp.rel, len(out), tiers.MaxEntryFileSize, splitHint(sp.rel))
+			sp.rel, len(out), entries.MaxFileSize, splitHint(sp.rel))
 	}
 	if sp.provenInPlace(out) {
 		return out, nil

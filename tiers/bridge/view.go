@@ -11,6 +11,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -100,7 +101,7 @@ func (v *view) render(s *spec, r *records.Record, renamedFrom string) (string, e
 		// Its entry may be in a file that was not read: adding one, or
 		// changing the record alone, would tell a lie either way.
 		for _, p := range unread {
-			if tiers.KindOf(p.File) == s.kind {
+			if entries.KindOf(p.File) == s.kind {
 				return "", fmt.Errorf("%s: %s; the record's entry can be neither found nor placed, so nothing changed", p.File, p.Problem)
 			}
 		}
@@ -345,12 +346,12 @@ func (v *view) Settled() {
 func (v *view) archiveFile(s *spec, r *records.Record) string {
 	p := s.recordProjection(r)
 	date := p.date
-	if s.kind == tiers.KindProject {
+	if s.kind == entries.KindProject {
 		date = p.fields[1]
 	}
 	d, err := time.Parse(dateLayout, date)
 	if err != nil {
 		d = v.h.Now
 	}
-	return tiers.ArchiveFileFor(tiers.Entry{Kind: s.kind, Date: d})
+	return tiers.ArchiveFileFor(entries.Entry{Kind: s.kind, Date: d})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -57,19 +58,19 @@ func contentText(content map[string]any) string {
 // entryDocs are the entries of a markdown tier file (decisions, projects,
 // preferences, any ### entry), their text without the id comment. A
 // superseded or archived decision counts as retired. With backed, an
-// entry that names its record (see tiers.Identity) is left out: the
+// entry that names its record (see entries.Identity) is left out: the
 // record's document stands for it, and one memory is found once. ok is
 // false for a file with no entries, which is indexed as a log instead.
 func entryDocs(path string, backed bool) (docs []doc, ok bool) {
-	entries, err := tiers.ParseFile(path)
-	if err != nil || len(entries) == 0 {
+	ents, err := tiers.ParseFile(path)
+	if err != nil || len(ents) == 0 {
 		return nil, false
 	}
-	for _, e := range entries {
-		if e.Kind == tiers.KindSessionLine || e.Kind == tiers.KindCoreSection {
+	for _, e := range ents {
+		if e.Kind == entries.KindSessionLine || e.Kind == entries.KindCoreSection {
 			return nil, false
 		}
-		id, text := tiers.Identity(e.Text)
+		id, text := entries.Identity(e.Text)
 		if backed && id != "" {
 			continue
 		}
@@ -88,9 +89,9 @@ func entryDocs(path string, backed bool) (docs []doc, ok bool) {
 	return docs, true
 }
 
-func entryCategory(k tiers.EntryKind) string {
+func entryCategory(k entries.Kind) string {
 	switch k {
-	case tiers.KindDecision, tiers.KindProject, tiers.KindPreference:
+	case entries.KindDecision, entries.KindProject, entries.KindPreference:
 		return strings.ToUpper(string(k))
 	}
 	return "REFERENCE"

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // Select narrows q to what arg names, as a user types it (see Rel): a
@@ -90,11 +90,11 @@ func parseBatch(out string) []string {
 // entryText is the text of the entry with id in a version of a file, ""
 // when it has none.
 func entryText(name, src, id string) string {
-	if !strings.Contains(src, tiers.IDComment(id)) {
+	if !strings.Contains(src, entries.IDComment(id)) {
 		return ""
 	}
-	for _, e := range tiers.ParseEntries(name, []byte(src)) {
-		if got, _ := tiers.Identity(e.Text); got == id {
+	for _, e := range entries.Parse(name, []byte(src)) {
+		if got, _ := entries.Identity(e.Text); got == id {
 			return e.Text
 		}
 	}

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 func TestParseV07Formats(t *testing.T) {
 	cases := []struct {
 		name, src string
-		kind      EntryKind
+		kind      Kind
 		date      string // "" when undated
 	}{
 		{"reference/decisions.md", "# Decisions Log\n\n### Use SQLite for C4\n- **Date:** 2026-02-01\n- **Decided by:** owner\n- **Decision:** SQLite\n- **Context:** one file\n- **Status:** active\n- **Importance:** 2\n- **Type:** strategic\n", KindDecision, "2026-02-01"},
@@ -21,7 +21,7 @@ func TestParseV07Formats(t *testing.T) {
 		{"reference/preferences.md", "# Shared Preferences\n\n### Reply in English\n- **Date observed:** 2026-02-03\n- **Applies to:** all\n- **Importance:** 2\n- **Type:** procedural\n", KindPreference, "2026-02-03"},
 	}
 	for _, tc := range cases {
-		entries := ParseEntries(tc.name, []byte(tc.src))
+		entries := Parse(tc.name, []byte(tc.src))
 		if len(entries) != 1 {
 			t.Fatalf("%s: %d entries: %+v", tc.name, len(entries), entries)
 		}
@@ -34,7 +34,7 @@ func TestParseV07Formats(t *testing.T) {
 		}
 	}
 	// A real error is still one: an impossible date in the Date field.
-	e := ParseEntries("reference/decisions.md", []byte("### X\n- **Date:** 2026-13-45\n- **Decision:** y\n- **Status:** active\n"))[0]
+	e := Parse("reference/decisions.md", []byte("### X\n- **Date:** 2026-13-45\n- **Decision:** y\n- **Status:** active\n"))[0]
 	if e.Problem == "" {
 		t.Error("impossible Date field not reported")
 	}

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func TestBoundNestingKeepsEntries(t *testing.T) {
 		t.Errorf("a normal file was copied or changed: %q", got)
 	}
 	src := append([]byte(strings.Repeat("- ", 40000)+"x\n\n"), normal...)
-	entries := ParseEntries("reference/decisions.md", src)
+	entries := Parse("reference/decisions.md", src)
 	if len(entries) != 1 || entries[0].Title != "Keep" || entries[0].Fields["Status"] != "active" ||
 		!bytes.HasPrefix(src[entries[0].start:], []byte("### [2025-01-01] Keep")) {
 		t.Errorf("entries = %+v", entries)
@@ -71,16 +71,16 @@ func BenchmarkParseEntriesHostileNesting(b *testing.B) {
 		b.Run(strings.ReplaceAll(name, " ", "-"), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for i := 0; i < b.N; i++ {
-				ParseEntries("reference/decisions.md", src)
+				Parse("reference/decisions.md", src)
 			}
 		})
 	}
 	line := strings.Repeat("- ", 12) + "x\n"
-	src := []byte(strings.Repeat(line, MaxEntryFileSize/len(line)))
+	src := []byte(strings.Repeat(line, MaxFileSize/len(line)))
 	b.Run("4MB-of-12-deep-lines", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for i := 0; i < b.N; i++ {
-			ParseEntries("reference/decisions.md", src)
+			Parse("reference/decisions.md", src)
 		}
 	})
 }

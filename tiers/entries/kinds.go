@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"path/filepath"
@@ -7,21 +7,21 @@ import (
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
-// EntryKind says which format of Memory Architecture v2 an entry follows.
-type EntryKind string
+// Kind says which format of Memory Architecture v2 an entry follows.
+type Kind string
 
 const (
-	KindDecision    EntryKind = "decision"   // ### [YYYY-MM-DD] Title + Decision/Context/Status
-	KindProject     EntryKind = "project"    // ### Name + Status/Updated/Notes
-	KindPreference  EntryKind = "preference" // ### Name + Value/Source/Added
-	KindSessionLine EntryKind = "session"    // **HH:MM** - text
-	KindCoreSection EntryKind = "core"       // ## Section of core.md
-	KindGeneric     EntryKind = "generic"    // ### Title in any other reference file
-	kindNone        EntryKind = ""           // file holds no entries of ours
+	KindDecision    Kind = "decision"   // ### [YYYY-MM-DD] Title + Decision/Context/Status
+	KindProject     Kind = "project"    // ### Name + Status/Updated/Notes
+	KindPreference  Kind = "preference" // ### Name + Value/Source/Added
+	KindSessionLine Kind = "session"    // **HH:MM** - text
+	KindCoreSection Kind = "core"       // ## Section of core.md
+	KindGeneric     Kind = "generic"    // ### Title in any other reference file
+	kindNone        Kind = ""           // file holds no entries of ours
 )
 
 const (
-	dateLayout = "2006-01-02" // every date in the tier files
+	DateLayout = "2006-01-02" // every date in the tier files
 	timeLayout = "15:04"      // the HH:MM of a session line
 )
 
@@ -31,7 +31,7 @@ var sessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(-\d+)?\.md$`)
 
 // KindOf picks the entry format from a tier file's name. Archive files keep
 // the format of the file they came from (decisions-2025.md is a decision log).
-func KindOf(name string) EntryKind {
+func KindOf(name string) Kind {
 	base := filepath.Base(name)
 	dir := filepath.Base(filepath.Dir(name))
 	if !strings.HasSuffix(base, ".md") {
@@ -54,7 +54,7 @@ func KindOf(name string) EntryKind {
 
 // entryLevel is the heading level that starts an entry of kind; 0 means
 // entries are not headings (session lines).
-func (k EntryKind) entryLevel() int {
+func (k Kind) entryLevel() int {
 	switch k {
 	case KindCoreSection:
 		return 2
@@ -65,7 +65,7 @@ func (k EntryKind) entryLevel() int {
 }
 
 // requiredFields are the fields an entry must have to be acted upon.
-func (k EntryKind) requiredFields() []string {
+func (k Kind) requiredFields() []string {
 	switch k {
 	case KindDecision:
 		return []string{"Decision", "Status"}
@@ -78,7 +78,7 @@ func (k EntryKind) requiredFields() []string {
 }
 
 // knownStatuses lists the Status values Memory Architecture v2 defines per kind.
-func (k EntryKind) knownStatuses() []string {
+func (k Kind) knownStatuses() []string {
 	switch k {
 	case KindDecision:
 		return []string{"active", "superseded", "archived"}
@@ -90,7 +90,7 @@ func (k EntryKind) knownStatuses() []string {
 }
 
 // dateField is the field holding an entry's date, when the heading has none.
-func (k EntryKind) dateField() string {
+func (k Kind) dateField() string {
 	switch k {
 	case KindProject:
 		return "Updated"

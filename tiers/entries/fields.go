@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"fmt"
@@ -180,7 +180,7 @@ func (p *entryParser) dateProblem(e *Entry) string {
 	if isPlaceholder(raw) {
 		return "" // "(not yet)": no date yet, as zylos's templates leave it
 	}
-	d, err := time.Parse(dateLayout, strings.TrimSpace(raw))
+	d, err := time.Parse(DateLayout, strings.TrimSpace(raw))
 	if err != nil {
 		return fmt.Sprintf("invalid %s date %q (want YYYY-MM-DD)", where, raw)
 	}

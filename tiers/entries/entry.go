@@ -1,8 +1,7 @@
-package tiers
+package entries
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -18,10 +17,10 @@ import (
 // preference, a session line, a core.md section or a generic reference
 // entry. File and Line (1-based) cite it as "File#LLine".
 type Entry struct {
-	File  string    `json:"file"`
-	Line  int       `json:"line"`
-	Kind  EntryKind `json:"kind"`
-	Title string    `json:"title"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Kind  Kind   `json:"kind"`
+	Title string `json:"title"`
 	// Date is the entry's date (heading, Updated/Added field or session
 	// header plus HH:MM), zero when it has none or it is invalid.
 	Date   time.Time         `json:"date,omitzero"`
@@ -89,21 +88,11 @@ var mdParser = sync.OnceValue(func() parser.Parser {
 	)
 })
 
-// ParseFile reads and parses one tier file; entries carry path as File.
-// A file over MaxEntryFileSize or not regular is refused with an *UnparsedError.
-func ParseFile(path string) ([]Entry, error) {
-	src, err := ReadTierFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read entries: %w", err)
-	}
-	return ParseEntries(path, src), nil
-}
-
-// ParseEntries parses src, the content of the tier file name, into entries
+// Parse parses src, the content of the tier file name, into entries
 // in source order. The entry format follows from the file name (see
 // KindOf). It never fails: what does not fit the format is either ignored
 // (free text) or returned with Problem set.
-func ParseEntries(name string, src []byte) []Entry {
+func Parse(name string, src []byte) []Entry {
 	kind := KindOf(name)
 	if kind == kindNone {
 		return nil
@@ -123,7 +112,7 @@ func parseMarkdown(src []byte) ast.Node {
 type entryParser struct {
 	file  string
 	src   []byte
-	kind  EntryKind
+	kind  Kind
 	lines []int // byte offset where each line starts
 }
 

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 // MaxMarkerColumn is the last column (0-based, tabs to multiples of 4) at
 // which a line may open a list item or a block quote for the parser. The

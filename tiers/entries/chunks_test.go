@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"fmt"
@@ -66,12 +66,12 @@ func checkCuts(t *testing.T, name string, src []byte, cuts []int) int {
 }
 
 // checkAlone holds that each entry of src, parsed alone with
-// ParseEntriesAt from its span and section, reads as in the whole parse.
+// ParseAt from its span and section, reads as in the whole parse.
 // Only an entry ended by a setext heading may be refused.
 func checkAlone(t *testing.T, name string, src []byte) {
 	t.Helper()
 	for _, e := range wholeParse(name, src) {
-		got, ok := ParseEntriesAt(name, src, e.start, e.end, e.Section)
+		got, ok := ParseAt(name, src, e.start, e.end, e.Section)
 		if !ok && e.end < len(src) && !atxHeadingLine(src[e.end:]) {
 			continue // ended by a setext heading: refused, as documented
 		}
@@ -189,8 +189,8 @@ func TestChunkedParseLargeFile(t *testing.T) {
 	if want := wholeParse(p.file, src); !reflect.DeepEqual(got, want) {
 		t.Fatal("chunked parse differs from the whole parse")
 	}
-	if !reflect.DeepEqual(ParseEntries(p.file, src), got) {
-		t.Fatal("ParseEntries differs from the whole parse")
+	if !reflect.DeepEqual(Parse(p.file, src), got) {
+		t.Fatal("Parse differs from the whole parse")
 	}
 }
 

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 // want is the part of an entry a parser test checks.
 type want struct {
 	line          int
-	kind          EntryKind
+	kind          Kind
 	title, date   string // date as YYYY-MM-DD or "YYYY-MM-DD HH:MM", "" for zero
 	status, field string // field: "Name=value" that must be present
 	problemPrefix string
@@ -119,7 +119,7 @@ func TestParseEntries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ParseEntries(tt.file, []byte(tt.src))
+			got := Parse(tt.file, []byte(tt.src))
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d entries, want %d: %+v", len(got), len(tt.want), got)
 			}
@@ -154,7 +154,7 @@ func formatDate(d time.Time) string {
 	case d.IsZero():
 		return ""
 	case d.Hour() == 0 && d.Minute() == 0:
-		return d.Format(dateLayout)
+		return d.Format(DateLayout)
 	}
 	return d.Format("2006-01-02 15:04")
 }
@@ -164,7 +164,7 @@ func formatDate(d time.Time) string {
 // a higher heading.
 func TestEntryTextCoversSource(t *testing.T) {
 	src := []byte("# D\n\n### [2026-01-01] A\n- **Decision:** a\n- **Status:** active\n\n### [2026-01-02] B\n- **Decision:** b\n- **Status:** archived\n\n## Later\n### [2026-01-03] C\n")
-	entries := ParseEntries("decisions.md", src)
+	entries := Parse("decisions.md", src)
 	prev := 0
 	for _, e := range entries {
 		if e.start < prev || e.end > len(src) || e.start > e.end {

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"runtime"
@@ -209,7 +209,7 @@ func parseFrom(src []byte, pos int) ast.Node {
 	return mdParser().Parse(r, parser.WithContext(parser.NewContext()))
 }
 
-// ParseEntriesAt parses the entries of src[start:end] alone: start must be
+// ParseAt parses the entries of src[start:end] alone: start must be
 // the line of an entry heading and end the line of the next heading of
 // the entry level or higher (or the end of src), both as a parse of the
 // whole of src read them, and section the section start is in. Then, as
@@ -218,7 +218,7 @@ func parseFrom(src []byte, pos int) ast.Node {
 // come out top-level headings, which proves the caller's offsets wrong,
 // and for an entry ended by a setext heading (whose underline is on a
 // later line).
-func ParseEntriesAt(name string, src []byte, start, end int, section string) ([]Entry, bool) {
+func ParseAt(name string, src []byte, start, end int, section string) ([]Entry, bool) {
 	kind := KindOf(name)
 	if kind.entryLevel() == 0 || start < 0 || start >= end || end > len(src) || (start > 0 && src[start-1] != '\n') ||
 		(end < len(src) && src[end-1] != '\n') {

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func FuzzParseEntries(f *testing.F) {
 		lines := bytes.Count([]byte(src), []byte{'\n'}) + 1
 		for _, name := range files {
 			prev := 0
-			for _, e := range ParseEntries(name, []byte(src)) {
+			for _, e := range Parse(name, []byte(src)) {
 				if e.Line < 1 || e.Line > lines {
 					t.Fatalf("%s: entry %q at line %d of %d", name, e.Title, e.Line, lines)
 				}

@@ -1,4 +1,4 @@
-package tiers
+package entries
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func (p *entryParser) sessionDay(doc ast.Node) (time.Time, string) {
 			continue
 		}
 		if m := sessionHeader().FindStringSubmatch(p.headingText(h)); m != nil {
-			d, err := time.Parse(dateLayout, m[1])
+			d, err := time.Parse(DateLayout, m[1])
 			if err != nil {
 				return time.Time{}, fmt.Sprintf("invalid session header date %q", m[1])
 			}
@@ -73,7 +73,7 @@ func (p *entryParser) sessionDay(doc ast.Node) (time.Time, string) {
 		}
 	}
 	if m := sessionName().FindStringSubmatch(filepath.Base(p.file)); m != nil {
-		if d, err := time.Parse(dateLayout, m[1]); err == nil {
+		if d, err := time.Parse(DateLayout, m[1]); err == nil {
 			return d, ""
 		}
 	}
