@@ -63,6 +63,11 @@ type Journal struct {
 	LockWait time.Duration
 	// Now is the clock of commit times; nil is the wall clock.
 	Now func() time.Time
+	// Environ is the environment git runs in (KEY=value); nil is this
+	// process's. The memory service committing for a hook gives the
+	// hook's, so that git reads the same configuration as in the hook's
+	// own process.
+	Environ []string
 }
 
 // Open returns the journal of the home l.
@@ -205,8 +210,12 @@ var elsewhere = map[string]bool{
 
 func (j *Journal) gitEnv() []string {
 	var env []string
-	//processglobal: git runs in the environment of the process that runs it
-	for _, kv := range os.Environ() {
+	vars := j.Environ
+	if vars == nil {
+		//processglobal: git runs in the environment of the process that runs it
+		vars = os.Environ()
+	}
+	for _, kv := range vars {
 		name, _, _ := strings.Cut(kv, "=")
 		if elsewhere[name] || strings.HasPrefix(name, "GIT_AUTHOR_") || strings.HasPrefix(name, "GIT_COMMITTER_") {
 			continue
