@@ -68,6 +68,8 @@ type Journal struct {
 	// hook's, so that git reads the same configuration as in the hook's
 	// own process.
 	Environ []string
+
+	holding bool // the journal lock is held: the git lock files are ours
 }
 
 // Open returns the journal of the home l.
@@ -150,6 +152,7 @@ func (j *Journal) run(ctx context.Context, extra []string, stdin []byte, limit i
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
 	if err := cmd.Run(); err != nil && !out.cut {
+		j.afterKilledGit(ctx)
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
@@ -331,7 +334,8 @@ func (j *Journal) lock(wait time.Duration) (release func(), err error) {
 	// Best effort: without a repository yet (or with one the journal
 	// refuses) there is no git lock of ours to recover later.
 	j.markOwner()
-	return func() { os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
+	j.holding = true
+	return func() { j.holding = false; os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
 }
 
 // markOwner names this process as the one running git in the repository.
