@@ -22,6 +22,7 @@ func journaled(h Handler) Handler {
 	return func(ctx context.Context, env Env, in Input) (Answer, error) {
 		j := journal.Open(env.Layout)
 		j.Now = env.Now
+		j.Environ = env.Environ
 		if j.Off() {
 			return h(ctx, env, in)
 		}

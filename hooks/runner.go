@@ -32,6 +32,10 @@ type Env struct {
 	// process's, which the memory service answering for it does not share.
 	Getenv func(string) string
 	Cwd    string
+	// Environ is the whole environment the hook was started with
+	// (KEY=value), for the programs it runs (the journal's git); nil is
+	// this process's.
+	Environ []string
 }
 
 func (e Env) getenv(key string) string {

@@ -9,7 +9,7 @@
 #define ZM_SOCKET "hooks.sock"
 
 /* The hook entry points the service answers, space separated. */
-#define ZM_SERVED "user-prompt-submit"
+#define ZM_SERVED "session-start user-prompt-submit stop pre-tool-use post-tool-use"
 
 /* The server's first byte: it answers (a 4-byte deadline in ms follows) or
  * declines (the hook answers in its own process). Then its answer: 'R',

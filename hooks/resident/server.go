@@ -342,7 +342,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 		event:    event,
 		deadline: deadline,
 		started:  r.started,
-		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r)},
+		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env},
 	}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Around commits the external edit found before the write apart from the
@@ -28,5 +29,42 @@ func TestAroundCommitsExternalEditFirst(t *testing.T) {
 		"external edit: update core.md|Zylos-Source: external\n"
 	if got != want {
 		t.Errorf("commits:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A git of ours killed at a hook's deadline leaves its lock files; under
+// the journal lock they are removed at once, even though this process
+// lives on (the memory service), and never outside it, where they may be
+// a committer's at work.
+func TestKilledGitLeavesNoLock(t *testing.T) {
+	j, mem := home(t)
+	index := filepath.Join(mem, ".git", "index.lock")
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	os.WriteFile(index, nil, 0o644)
+	j.afterKilledGit(ended)
+	if _, err := os.Stat(index); err != nil {
+		t.Fatalf("a lock removed outside the journal lock: %v", err)
+	}
+	release, err := j.lock(time.Second)
+	if err == nil {
+		t.Fatal("a fresh lock of another program was taken as ours")
+	}
+	os.Remove(index)
+	if release, err = j.lock(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(index, nil, 0o644) // as a git killed mid-commit leaves it
+	j.afterKilledGit(context.Background())
+	if _, err := os.Stat(index); err != nil {
+		t.Fatal("removed after a git that was not killed")
+	}
+	j.afterKilledGit(ended)
+	if _, err := os.Stat(index); !os.IsNotExist(err) {
+		t.Fatalf("a killed git's lock is left: %v", err)
+	}
+	release()
+	if _, err := j.Commit(context.Background(), Change{Source: FromExternal}); err != nil {
+		t.Fatalf("the next commit: %v", err)
 	}
 }

@@ -63,6 +63,13 @@ type Journal struct {
 	LockWait time.Duration
 	// Now is the clock of commit times; nil is the wall clock.
 	Now func() time.Time
+	// Environ is the environment git runs in (KEY=value); nil is this
+	// process's. The memory service committing for a hook gives the
+	// hook's, so that git reads the same configuration as in the hook's
+	// own process.
+	Environ []string
+
+	holding bool // the journal lock is held: the git lock files are ours
 }
 
 // Open returns the journal of the home l.
@@ -145,6 +152,7 @@ func (j *Journal) run(ctx context.Context, extra []string, stdin []byte, limit i
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
 	if err := cmd.Run(); err != nil && !out.cut {
+		j.afterKilledGit(ctx)
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
@@ -205,8 +213,12 @@ var elsewhere = map[string]bool{
 
 func (j *Journal) gitEnv() []string {
 	var env []string
-	//processglobal: git runs in the environment of the process that runs it
-	for _, kv := range os.Environ() {
+	vars := j.Environ
+	if vars == nil {
+		//processglobal: git runs in the environment of the process that runs it
+		vars = os.Environ()
+	}
+	for _, kv := range vars {
 		name, _, _ := strings.Cut(kv, "=")
 		if elsewhere[name] || strings.HasPrefix(name, "GIT_AUTHOR_") || strings.HasPrefix(name, "GIT_COMMITTER_") {
 			continue
@@ -322,7 +334,8 @@ func (j *Journal) lock(wait time.Duration) (release func(), err error) {
 	// Best effort: without a repository yet (or with one the journal
 	// refuses) there is no git lock of ours to recover later.
 	j.markOwner()
-	return func() { os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
+	j.holding = true
+	return func() { j.holding = false; os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
 }
 
 // markOwner names this process as the one running git in the repository.
