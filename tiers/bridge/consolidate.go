@@ -31,6 +31,7 @@ func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error
 		return tiers.ApplyReport{}, Report{}, err
 	}
 	defer lock.Release()
+	h.held = lock
 	before, err := h.ingest(false)
 	if err != nil {
 		return tiers.ApplyReport{}, before, err

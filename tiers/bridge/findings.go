@@ -53,11 +53,12 @@ func Findings(h Home, now time.Time) (tiers.EntryFindings, error) {
 // preview runs a dry ingest under the records lock (as records ingest
 // --dry-run does) and answers the ingester, its files and records read.
 func (h Home) preview() (*ingester, error) {
-	release, err := h.lock(true)
+	held, release, err := h.lock(true)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	h.held = held
 	in := h.newIngester(true)
 	if err := in.load(); err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ func TestIndexedRenderIsInvisible(t *testing.T) {
 				}
 				d["changes"] = append(d["changes"].([]any), map[string]any{"date": "2026-03-15T10:30:00Z", "summary": "edited"})
 				view := h.View().(*view)
-				if err := view.Sync(); err != nil {
+				if err := view.Sync(nil); err != nil {
 					t.Fatal(err)
 				}
 				if k == 1 && view.step != nil && view.step.files == nil && view.step.index != "" {

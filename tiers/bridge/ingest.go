@@ -69,11 +69,12 @@ func (c Change) String() string {
 // than by appending) while the ingest writes it is left as edited and the
 // ingest runs again, up to records.ViewRounds times in all.
 func Ingest(h Home, dryRun bool) (Report, error) {
-	release, err := h.lock(dryRun)
+	held, release, err := h.lock(dryRun)
 	if err != nil {
 		return Report{}, err
 	}
 	defer release()
+	h.held = held
 	if !dryRun {
 		if err := records.CheckIndexFiles(h.root()); err != nil {
 			return Report{}, err
@@ -88,18 +89,19 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 }
 
 // lock takes the records root's lock for an ingest; a dry run of a home
-// with no records root yet has nothing to lock (and creates nothing).
-func (h Home) lock(dry bool) (release func(), err error) {
+// with no records root yet has nothing to lock (and creates nothing): it
+// answers a nil lock and a release that does nothing.
+func (h Home) lock(dry bool) (held *records.Lock, release func(), err error) {
 	if dry {
 		if _, err := os.Stat(h.root()); errors.Is(err, fs.ErrNotExist) {
-			return func() {}, nil
+			return nil, func() {}, nil
 		}
 	}
 	lock, err := records.AcquireWriteLock(h.root(), h.warn)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return func() { lock.Release() }, nil
+	return lock, func() { lock.Release() }, nil
 }
 
 // ingester carries one ingest's state.
@@ -696,19 +698,19 @@ func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
 	in.wrote = true
 	in.touched[o.Target] = true
 	if in.batch == nil {
-		b, err := records.StartBatch(in.root(), in.warn)
+		if in.held == nil {
+			return nil, errors.New("records write outside the records lock")
+		}
+		b, err := records.StartBatch(in.held, in.warn)
 		if err != nil {
 			return nil, err
 		}
 		in.batch = b
 	}
-	o.Root, o.Locked, o.Now, o.Batch = in.root(), true, in.Now, in.batch
-	o.Warn = func(s string) {
-		if !strings.HasPrefix(s, "[AUTO-FIX]") {
-			in.warn(s)
-		}
-	}
-	return records.Write(o)
+	// An entry is not the plugin's input: what the records layer corrects
+	// in the document made from it is not the agent's mistake to be told.
+	o.Now, o.Warn, o.Fixed = in.Now, in.warn, func(records.Fix) {}
+	return in.batch.Write(o)
 }
 
 func (in *ingester) reread(st *stored) error {

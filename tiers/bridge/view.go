@@ -37,7 +37,8 @@ type view struct {
 
 // Sync ingests hand edits. What it changes and the entries it leaves
 // alone are notes on stderr: the write itself goes on.
-func (v *view) Sync() error {
+func (v *view) Sync(held *records.Lock) error {
+	v.h.held = held
 	rep, step, err := v.h.ingestFiles(false, true)
 	v.step, v.wrote, v.stored, v.gone = step, map[string][]byte{}, map[string]bool{}, map[string]bool{}
 	for _, c := range rep.Changes {

@@ -7,12 +7,18 @@ import (
 	"time"
 )
 
-// autoFix corrects the trivial mistakes of the claude-memory plugin's auto-fix list
-// instead of failing, reporting each through warn as "[AUTO-FIX] ...".
-// Tags are normalized but not capped here: create caps them, update's
-// merge decides what to evict.
-func autoFix(d doc, create bool, now time.Time, warn func(string)) {
-	fix := func(field, what string) { warn("[AUTO-FIX] " + field + ": " + what) }
+// Fix is a mistake of a record's input corrected instead of refused.
+type Fix struct{ Field, What string }
+
+// String is the fix as the plugin prints it.
+func (f Fix) String() string { return "[AUTO-FIX] " + f.Field + ": " + f.What }
+
+// autoFix corrects the trivial mistakes of the claude-memory plugin's
+// auto-fix list instead of failing, telling fixed each. Tags are
+// normalized but not capped here: create caps them, update's merge
+// decides what to evict.
+func autoFix(d doc, create bool, now time.Time, fixed func(Fix)) {
+	fix := func(field, what string) { fixed(Fix{field, what}) }
 	if d.str("schema_version") == "" {
 		d["schema_version"] = "1.0"
 		fix("schema_version", "set to 1.0")
@@ -76,10 +82,10 @@ func fixTags(d doc, fix func(field, what string)) {
 }
 
 // capTags keeps the first TagCap tags (sorted) on create.
-func capTags(d doc, warn func(string)) {
+func capTags(d doc, fixed func(Fix)) {
 	tags := d.strings("tags")
 	if len(tags) > TagCap {
 		d["tags"] = anyList(tags[:TagCap])
-		warn("[AUTO-FIX] tags: truncated to " + strconv.Itoa(TagCap) + ": dropped " + strings.Join(tags[TagCap:], ","))
+		fixed(Fix{"tags", "truncated to " + strconv.Itoa(TagCap) + ": dropped " + strings.Join(tags[TagCap:], ",")})
 	}
 }

@@ -18,6 +18,7 @@ import (
 // repair, so a batch killed before Finish leaves a mark that makes the
 // next writer rebuild the index from the record files.
 type Batch struct {
+	held  *Lock
 	root  string
 	lines map[string]*Entry // index path -> its line after the batch; nil: none
 	order []string
@@ -29,12 +30,20 @@ type Batch struct {
 // the whole index.
 const rebuildMark = "*"
 
-// StartBatch begins a batch on root, whose lock the caller holds.
-func StartBatch(root string, warn func(string)) (*Batch, error) {
-	if err := markPending(root, []string{rebuildMark}); err != nil {
+// StartBatch begins a batch of writes under held, the lock of the root
+// they write in, which the caller holds until the batch's Finish.
+func StartBatch(held *Lock, warn func(string)) (*Batch, error) {
+	if err := markPending(held.root, []string{rebuildMark}); err != nil {
 		return nil, err
 	}
-	return &Batch{root: root, lines: map[string]*Entry{}, warn: warn}, nil
+	return &Batch{held: held, root: held.root, lines: map[string]*Entry{}, warn: warn}, nil
+}
+
+// Write is one write of the batch: under the batch's lock, its sync and
+// its index update deferred to Finish.
+func (b *Batch) Write(o WriteOptions) (Answer, error) {
+	o.Root, o.batch = b.root, b
+	return Write(o)
 }
 
 func (b *Batch) store(w *writer, d doc, data []byte, renamedFrom string) error {

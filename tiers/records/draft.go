@@ -102,7 +102,7 @@ func Assemble(o DraftOptions, in map[string]any) (map[string]any, error) {
 	} else if d, err = draftUpdate(in, o); err != nil {
 		return nil, err
 	}
-	autoFix(d, o.Action == "create", o.Now, o.Warn)
+	autoFix(d, o.Action == "create", o.Now, func(f Fix) { o.Warn(f.String()) })
 	return d, nil
 }
 

@@ -19,7 +19,10 @@ var LockTimeout = 5 * time.Second
 
 // Lock holds the records root's exclusive lock. flock is released by the
 // kernel if the process dies, so there are no stale locks to break.
-type Lock struct{ release func() }
+type Lock struct {
+	root    string
+	release func()
+}
 
 // AcquireLock takes root's lock, creating root if needed, waiting up to
 // LockTimeout. On timeout it returns an *Error of kind LOCK_ERROR.
@@ -38,7 +41,7 @@ func AcquireLock(root string) (*Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Lock{release: release}, nil
+	return &Lock{root: root, release: release}, nil
 }
 
 // Release drops the lock.

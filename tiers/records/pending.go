@@ -85,8 +85,8 @@ func repairPending(root string, warn func(string)) error {
 }
 
 // AcquireWriteLock takes root's lock and first repairs what an
-// interrupted write left: every writer goes through it (callers that then
-// write with WriteOptions.Locked too).
+// interrupted write left: every writer goes through it (one that then
+// writes through a Batch too).
 func AcquireWriteLock(root string, warn func(string)) (*Lock, error) {
 	lock, err := AcquireLock(root)
 	if err != nil {

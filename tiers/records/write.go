@@ -25,20 +25,20 @@ type WriteOptions struct {
 	Reason   string
 	Cwd      string // the caller's working directory, for a relative Target
 	Now      time.Time
-	Warn     func(string) // stderr notes: auto-fixes, warnings
+	Warn     func(string) // stderr notes and warnings
+	// Fixed is told each mistake of the input corrected rather than
+	// refused; nil tells it through Warn, as the plugin prints it.
+	Fixed func(Fix)
 
 	// Doc is the input of create and update given directly, instead of
-	// the Input file (for callers inside the binary, such as ingest).
+	// the Input file (for callers inside the binary: a restore, a save).
 	Doc map[string]any
-	// Locked says the caller holds the root's lock already.
-	Locked bool
 	// KeepID keeps the record's id (and file) through a retitle.
 	KeepID bool
 	// View, when set, is kept in step with the write under the lock.
 	View View
-	// Batch, when set, defers the sync and the index update of this
-	// write to the batch's Finish (the caller holds the lock).
-	Batch *Batch
+
+	batch *Batch // set by Batch.Write: under its lock, synced by its Finish
 }
 
 // A View is a second form of the records kept in step with them under
@@ -48,7 +48,9 @@ type WriteOptions struct {
 // file is stored, so a crash between the two leaves a view that is
 // ahead, which the next Sync reads back.
 type View interface {
-	Sync() error
+	// Sync is told the lock the write holds, which it keeps for any
+	// records write of its own (see StartBatch).
+	Sync(held *Lock) error
 	// Render shows rec (its id after the write; renamedFrom is the old
 	// id after a rename, else "") in the view. It answers the view file
 	// that holds it, as a path relative to the root's Base, or "" when
@@ -77,6 +79,10 @@ func Write(o WriteOptions) (Answer, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
+	if o.Fixed == nil {
+		warn := o.Warn
+		o.Fixed = func(f Fix) { warn(f.String()) }
+	}
 	spelledDelete := o.Action == "delete"
 	if spelledDelete {
 		o.Action = "retire"
@@ -95,12 +101,16 @@ func Write(o WriteOptions) (Answer, error) {
 			return nil, err
 		}
 	}
-	if !o.Locked {
+	var held *Lock
+	if o.batch != nil {
+		held = o.batch.held
+	} else {
 		lock, err := AcquireWriteLock(o.Root, o.Warn)
 		if err != nil {
 			return nil, err
 		}
 		defer lock.Release()
+		held = lock
 	}
 	if err := CheckIndexFiles(o.Root); err != nil {
 		return nil, err
@@ -110,7 +120,7 @@ func Write(o WriteOptions) (Answer, error) {
 	atomicfile.Sweep(o.Root)
 	var ans Answer
 	for round := 1; ; round++ {
-		ans, err = writeRound(o, t, input, spelledDelete)
+		ans, err = writeRound(o, held, t, input, spelledDelete)
 		if !errors.Is(err, ErrViewChanged) || round == ViewRounds {
 			break
 		}
@@ -137,9 +147,9 @@ const ViewRounds = 4
 // writeRound runs the write once under the lock: Sync, then the action,
 // on a copy of input when there is a view (an action fills in the doc it
 // is given, and a view can make the write run again).
-func writeRound(o WriteOptions, t target, input doc, spelledDelete bool) (Answer, error) {
+func writeRound(o WriteOptions, held *Lock, t target, input doc, spelledDelete bool) (Answer, error) {
 	if o.View != nil {
-		if err := o.View.Sync(); err != nil {
+		if err := o.View.Sync(held); err != nil {
 			return nil, err
 		}
 	}
@@ -217,8 +227,8 @@ func (w *writer) readStored() ([]byte, doc, error) {
 }
 
 func (w *writer) create(d doc) (Answer, error) {
-	autoFix(d, true, w.Now, w.Warn)
-	capTags(d, w.Warn)
+	autoFix(d, true, w.Now, w.Fixed)
+	capTags(d, w.Fixed)
 	d["record_status"] = StatusActive
 	for _, f := range lifecycleFields {
 		delete(d, f)
@@ -288,7 +298,7 @@ func (w *writer) update(d doc) (Answer, error) {
 		return nil, err
 	}
 	inheritMissing(old, d)
-	autoFix(d, false, w.Now, w.Warn)
+	autoFix(d, false, w.Now, w.Fixed)
 	m := &merger{root: w.Root, old: old, new: d, now: w.Now, warn: w.Warn}
 	if err := m.run(); err != nil {
 		return nil, err
@@ -376,8 +386,8 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 			return err
 		}
 	}
-	if w.Batch != nil {
-		return w.Batch.store(w, d, data, renamedFrom)
+	if w.batch != nil {
+		return w.batch.store(w, d, data, renamedFrom)
 	}
 	// What fails from here on fails after the view was changed: the
 	// error says what was done.

@@ -384,7 +384,7 @@ func TestLocatorRemembersVerdicts(t *testing.T) {
 // changed its view fails.
 type spoilingView struct{ root string }
 
-func (v spoilingView) Sync() error { return nil }
+func (v spoilingView) Sync(*Lock) error { return nil }
 
 func (v spoilingView) Render(*Record, string) (string, error) {
 	if err := os.WriteFile(filepath.Join(v.root, "view.md"), []byte("shown\n"), 0o644); err != nil {
