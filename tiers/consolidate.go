@@ -187,7 +187,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // v2Consolidation is Consolidation as JSON, and its recommendations.
-func v2Consolidation(l Layout, now time.Time) (JSObject, int, error) {
+func v2Consolidation(_ *Kind, l Layout, now time.Time) (JSObject, int, error) {
 	report, err := Consolidation(l, now)
 	if err != nil {
 		return nil, 0, err

@@ -53,10 +53,13 @@ func MemoryParts(l Layout) ([]ContextPart, error) { return MemoryPartsHead(l, 0)
 // MemoryPartsHead is MemoryParts from at most limit bytes of each file (0:
 // all of it), for a caller that caps the text anyway; a cut head ends on
 // its last whole line and its ReadMore says so.
-func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) { return l.Kind().parts(l, limit) }
+func MemoryPartsHead(l Layout, limit int64) ([]ContextPart, error) {
+	k := l.Kind()
+	return k.parts(k, l, limit)
+}
 
 // coreParts is core.md's context, the one part of a v2 home.
-func coreParts(l Layout, limit int64) ([]ContextPart, error) {
+func coreParts(_ *Kind, l Layout, limit int64) ([]ContextPart, error) {
 	if limit <= 0 {
 		text, err := CoreContext(l)
 		return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), 0, 0)}}, err
@@ -68,11 +71,11 @@ func coreParts(l Layout, limit int64) ([]ContextPart, error) {
 	return []ContextPart{{Text: text, ReadMore: readMore(l.CoreFile(), size, limit)}}, nil
 }
 
-// v07PartsOf are the sections of a v0.7 home, a missing or unreadable
-// file said so in its section.
-func v07PartsOf(l Layout, limit int64) ([]ContextPart, error) {
-	parts := make([]ContextPart, 0, len(KindV07.Injected))
-	for _, f := range KindV07.Injected {
+// sectionParts are k's injected files, each framed in its section, a
+// missing or unreadable file said so in its section.
+func sectionParts(k *Kind, l Layout, limit int64) ([]ContextPart, error) {
+	parts := make([]ContextPart, 0, len(k.Injected))
+	for _, f := range k.Injected {
 		file := filepath.Join(l.MemoryDir(), f.Name)
 		data, size, err := readHead(file, limit)
 		content := nodeString(data)

@@ -41,9 +41,10 @@ type Kind struct {
 	undated    bool   // rotate remarks on a log named by its modification date
 	unchanged  string // rotate's line when there was nothing to rotate
 
-	parts         func(Layout, int64) ([]ContextPart, error)
-	status        func(Layout, io.Writer) error
-	consolidation func(Layout, time.Time) (report JSObject, attention int, err error)
+	// The reports of the layout, each given the layout it reports for.
+	parts         func(*Kind, Layout, int64) ([]ContextPart, error)
+	status        func(*Kind, Layout, io.Writer) error
+	consolidation func(*Kind, Layout, time.Time) (report JSObject, attention int, err error)
 }
 
 // InjectedFile is one always-injected file of a layout.
@@ -67,6 +68,9 @@ var (
 		skill:         true,
 		seeds:         v2Seeds,
 		nodeFormat:    FormatV2,
+		parts:         coreParts,
+		status:        func(_ *Kind, l Layout, w io.Writer) error { return Status(l, w) },
+		consolidation: v2Consolidation,
 		syncAsk: func(b, e int64) string {
 			return fmt.Sprintf("Please invoke Memory Sync skill to process them: /memory sync --begin %d --end %d", b, e)
 		},
@@ -92,24 +96,20 @@ var (
 		BudgetAdvice:  "zylos-memory status",
 		marks:         []string{"identity.md", "state.md", "references.md", "users", "reference/ideas.md"},
 		// v0.7.1's skill says to update state.md with the current context.
-		stateFile:  "state.md",
-		syncRefs:   []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"},
-		seeds:      v07Seeds(),
-		nodeFormat: FormatText,
-		syncAsk:    func(int64, int64) string { return "Please use zylos-memory skill to process them." },
-		rotated:    "Rotated current.md -> %s",
-		unchanged:  "No rotation needed (current.md matches today).",
+		stateFile:     "state.md",
+		syncRefs:      []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"},
+		seeds:         v07Seeds(),
+		nodeFormat:    FormatText,
+		parts:         sectionParts,
+		status:        statusV07,
+		consolidation: v07Consolidation,
+		syncAsk:       func(int64, int64) string { return "Please use zylos-memory skill to process them." },
+		rotated:       "Rotated current.md -> %s",
+		unchanged:     "No rotation needed (current.md matches today).",
 	}
 	// kinds are the layouts, the one Detect tries first first.
 	kinds = []*Kind{KindV2, KindV07}
 )
-
-// The behaviours are wired here rather than in the values above: they
-// ask a Layout its Kind, which would make the values depend on themselves.
-func init() {
-	KindV2.parts, KindV2.status, KindV2.consolidation = coreParts, Status, v2Consolidation
-	KindV07.parts, KindV07.status, KindV07.consolidation = v07PartsOf, StatusV07, v07Consolidation
-}
 
 func (k *Kind) String() string { return k.Name }
 
@@ -157,7 +157,7 @@ func (k *Kind) SyncTrigger(begin, end int64) string { return k.syncAsk(begin, en
 // ConsolidationReport is the report of the layout's consolidate.js, and
 // how many things in it ask to be acted on.
 func (k *Kind) ConsolidationReport(l Layout, now time.Time) (report JSObject, attention int, err error) {
-	return k.consolidation(l, now)
+	return k.consolidation(k, l, now)
 }
 
 // Budgets are the always-injected files against their budgets.

@@ -30,12 +30,12 @@ func (c budgetCheck) near() bool {
 // pct is Math.round(size / budget * 100).
 func (c budgetCheck) pct() int64 { return (c.info.Size()*200 + c.budget) / (2 * c.budget) }
 
-// StatusV07 writes v0.7.1's memory-status.js report of a v0.7 home: each
-// always-injected file against its budget ([OK], [WARN] over its warning
+// statusV07 writes v0.7.1's memory-status.js report of a v0.7 home: each
+// of k's always-injected files against its budget ([OK], [WARN] over its warning
 // size, [OVER] its budget, or MISSING), the totals of every file under
 // memory/ and a health line.
-func StatusV07(l Layout, w io.Writer) error {
-	checks, err := KindV07.checks(l)
+func statusV07(k *Kind, l Layout, w io.Writer) error {
+	checks, err := k.checks(l)
 	if err != nil {
 		return err
 	}
@@ -94,17 +94,17 @@ func StatusV07(l Layout, w io.Writer) error {
 // copies (-N) included.
 var v07SessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(?:-\d+)?\.md$`)
 
-// ConsolidationV07 is v0.7.1's consolidate.js report of a v0.7 home:
-// totals, each always-injected file against its budget, the freshness of
+// consolidationV07 is v0.7.1's consolidate.js report of a v0.7 home:
+// totals, each of k's always-injected files against its budget, the freshness of
 // the reference files, the session logs older than 30 days, the ten oldest
 // and ten largest files. now must be in the home's timezone.
-func ConsolidationV07(l Layout, now time.Time) (JSObject, error) {
+func consolidationV07(k *Kind, l Layout, now time.Time) (JSObject, error) {
 	now = nodeNow(now)
 	files, err := scanMemory(l.MemoryDir(), "", nil)
 	if err != nil {
 		return nil, err
 	}
-	checks, err := KindV07.checks(l)
+	checks, err := k.checks(l)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func ConsolidationV07(l Layout, now time.Time) (JSObject, error) {
 	}
 	rules := JSObject{}
 	checksJSON, overList, nearList := JSArray{}, JSArray{}, JSArray{}
-	for _, f := range KindV07.Injected {
+	for _, f := range k.Injected {
 		rules = append(rules, JSField{f.Name, f.Budget})
 	}
 	// WARN_THRESHOLDS lists references.md before state.md.
@@ -254,20 +254,20 @@ type Budget struct {
 	Budget, WarnAt int64  // WarnAt 0: no early warning
 }
 
-// v07Consolidation is ConsolidationV07 and what it asks to act on.
-func v07Consolidation(l Layout, now time.Time) (JSObject, int, error) {
-	report, err := ConsolidationV07(l, now)
+// v07Consolidation is consolidationV07 and what it asks to act on.
+func v07Consolidation(k *Kind, l Layout, now time.Time) (JSObject, int, error) {
+	report, err := consolidationV07(k, l, now)
 	if err != nil {
 		return nil, 0, err
 	}
-	n, err := V07Attention(l, now)
+	n, err := attentionV07(k, l, now)
 	return report, n, err
 }
 
-// V07Attention counts what v0.7.1's report asks to act on in a v0.7 home:
+// attentionV07 counts what v0.7.1's report asks to act on in a v0.7 home:
 // files over their budget or warning size, and session logs to archive.
-func V07Attention(l Layout, now time.Time) (int, error) {
-	budgets, err := KindV07.Budgets(l)
+func attentionV07(k *Kind, l Layout, now time.Time) (int, error) {
+	budgets, err := k.Budgets(l)
 	if err != nil {
 		return 0, err
 	}

@@ -21,7 +21,10 @@ type statusFile struct {
 
 // LayoutStatus is the memory-status report of the home's layout: v0.7.1's
 // budgets of identity, state and references in a v0.7 home.
-func LayoutStatus(l Layout, w io.Writer) error { return l.Kind().status(l, w) }
+func LayoutStatus(l Layout, w io.Writer) error {
+	k := l.Kind()
+	return k.status(k, l, w)
+}
 
 // Status writes memory-status.js's report: every file under memory/ (dot
 // entries skipped, names in byte order, symlinks followed like statSync),
