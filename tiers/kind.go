@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -16,6 +17,8 @@ import (
 type Kind struct {
 	// Name is how --layout and the reports name it.
 	Name string
+	// aliases are the other names --layout accepts for it.
+	aliases []string
 	// Injected are the always-injected files, in the order they are
 	// injected.
 	Injected []InjectedFile
@@ -81,7 +84,8 @@ var (
 	// KindV07 is zylos-core v0.7.1's layout: identity.md, state.md and
 	// references.md injected, users/<id>/profile.md, reference/ideas.md.
 	KindV07 = &Kind{
-		Name: "v07",
+		Name:    "v07",
+		aliases: []string{"v0.7", "v0.7.1", "v07.1"},
 		// v0.7.1's labels, byte budgets and early-warning sizes: a file
 		// over its warning size is within budget but due for an audit on
 		// the next Memory Sync.
@@ -120,18 +124,16 @@ func (k *Kind) String() string { return k.Name }
 // of the contract, whose Node parity holds, unless `init --layout v07`.
 var DefaultKind = KindV2
 
-// ParseKind reads a --layout value.
+// ParseKind reads a --layout value: a layout's name or one of its aliases.
 func ParseKind(s string) (*Kind, error) {
-	switch s {
-	case "v0.7", "v0.7.1", "v07.1":
-		return KindV07, nil
-	}
-	for _, k := range kinds {
-		if k.Name == s {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		if k.Name == s || slices.Contains(k.aliases, s) {
 			return k, nil
 		}
+		names[i] = k.Name
 	}
-	return nil, fmt.Errorf("unknown layout %q (want %s or %s)", s, KindV2, KindV07)
+	return nil, fmt.Errorf("unknown layout %q (want %s)", s, strings.Join(names, " or "))
 }
 
 // AllInjected are the files under memory/ that some layout always

@@ -19,8 +19,10 @@ func TestEveryLayoutHoldsTogether(t *testing.T) {
 	now := time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
 	for _, k := range kinds {
 		t.Run(k.Name, func(t *testing.T) {
-			if got, err := ParseKind(k.Name); err != nil || got != k {
-				t.Errorf("ParseKind(%q) = %v, %v", k.Name, got, err)
+			for _, name := range append([]string{k.Name}, k.aliases...) {
+				if got, err := ParseKind(name); err != nil || got != k {
+					t.Errorf("ParseKind(%q) = %v, %v", name, got, err)
+				}
 			}
 			l := Layout{ZylosDir: t.TempDir()}
 			if _, err := InitKind(l, now, false, k); err != nil {
