@@ -26,9 +26,12 @@ func (e *OutsideHomeError) Error() string {
 // by name; files found by listing a directory are taken only when the
 // listing says they are regular files, never through a symlink.
 func (l Layout) memoryPaths() []string {
-	return []string{l.MemoryDir(), l.CoreFile(), l.ReferenceDir(), l.SessionsDir(), l.CurrentSession(),
-		l.ArchiveDir(), l.RecordsDir(), l.StateDir(),
-		l.IdentityFile(), l.StateFile(), l.ReferencesFile(), l.UsersDir()}
+	paths := []string{l.MemoryDir()}
+	for _, name := range AllInjected() {
+		paths = append(paths, filepath.Join(l.MemoryDir(), name))
+	}
+	return append(paths, l.ReferenceDir(), l.SessionsDir(), l.CurrentSession(),
+		l.ArchiveDir(), l.RecordsDir(), l.StateDir(), l.UsersDir())
 }
 
 // CheckConfined refuses a home whose memory paths lead outside it: a

@@ -191,10 +191,8 @@ func (k *Kind) checks(l Layout) ([]budgetCheck, error) {
 	return checks, nil
 }
 
-func (l Layout) IdentityFile() string   { return filepath.Join(l.MemoryDir(), "identity.md") }
-func (l Layout) StateFile() string      { return filepath.Join(l.MemoryDir(), "state.md") }
-func (l Layout) ReferencesFile() string { return filepath.Join(l.MemoryDir(), "references.md") }
-func (l Layout) UsersDir() string       { return filepath.Join(l.MemoryDir(), "users") }
+// UsersDir holds a v0.7 home's per-user profiles.
+func (l Layout) UsersDir() string { return filepath.Join(l.MemoryDir(), "users") }
 
 // Detect says which layout the home has: the first whose marks (v2:
 // memory/core.md; v0.7: identity.md, state.md, references.md, users/,

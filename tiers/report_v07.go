@@ -12,9 +12,6 @@ import (
 	"github.com/zylos/zylos-memory/internal/lazy"
 )
 
-// v07ReferenceFiles are the reference files v0.7.1's report follows.
-var v07ReferenceFiles = []string{"reference/decisions.md", "reference/projects.md", "reference/preferences.md", "reference/ideas.md"}
-
 // budgetCheck is one always-injected file against its budget.
 type budgetCheck struct {
 	file         string
@@ -96,7 +93,7 @@ var v07SessionName = lazy.Regexp(`^(\d{4}-\d{2}-\d{2})(?:-\d+)?\.md$`)
 
 // consolidationV07 is v0.7.1's consolidate.js report of a v0.7 home:
 // totals, each of k's always-injected files against its budget, the freshness of
-// the reference files, the session logs older than 30 days, the ten oldest
+// k's reference files, the session logs older than 30 days, the ten oldest
 // and ten largest files. now must be in the home's timezone.
 func consolidationV07(k *Kind, l Layout, now time.Time) (JSObject, error) {
 	now = nodeNow(now)
@@ -121,8 +118,13 @@ func consolidationV07(k *Kind, l Layout, now time.Time) (JSObject, error) {
 	for _, f := range k.Injected {
 		rules = append(rules, JSField{f.Name, f.Budget})
 	}
-	// WARN_THRESHOLDS lists references.md before state.md.
-	warns := JSObject{{"references.md", int64(8 * 1024)}, {"state.md", int64(10 * 1024)}}
+	// v0.7.1's WARN_THRESHOLDS lists the early warnings last injected first.
+	warns := JSObject{}
+	for _, f := range slices.Backward(k.Injected) {
+		if f.WarnAt > 0 {
+			warns = append(warns, JSField{f.Name, f.WarnAt})
+		}
+	}
 	for _, c := range checks {
 		if c.info == nil {
 			checksJSON = append(checksJSON, JSObject{{"file", c.file}, {"exists", false}, {"budgetBytes", c.budget}, {"overBudget", false}})
@@ -143,7 +145,9 @@ func consolidationV07(k *Kind, l Layout, now time.Time) (JSObject, error) {
 		}
 	}
 	refs := JSArray{}
-	for _, rel := range v07ReferenceFiles {
+	// The reference files it follows are those a memory sync updates.
+	for _, name := range k.syncRefs {
+		rel := "reference/" + name
 		info, err := os.Stat(filepath.Join(l.MemoryDir(), filepath.FromSlash(rel)))
 		if isMissing(err) {
 			refs = append(refs, JSObject{{"file", rel}, {"exists", false}})
