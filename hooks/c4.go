@@ -10,12 +10,28 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// c4SessionInit is the C4 part of the session-start context. A home without
-// a C4 database simply has no C4 part.
-func c4SessionInit(ctx context.Context, env Env) (c4sync.SessionInit, error) {
+// c4Start is the C4 part of the session-start context and, when it
+// carries the sync trigger, the unsummarized range the trigger speaks of.
+type c4Start struct {
+	c4sync.SessionInit
+	said *c4sync.Range
+}
+
+// c4SessionInit is the C4 part of the session-start context, read on one
+// connection. A home without a C4 database simply has no C4 part.
+func c4SessionInit(ctx context.Context, env Env) (c4Start, error) {
 	l := env.Layout
-	return withC4(ctx, l, func(db *c4sync.DB) (c4sync.SessionInit, error) {
-		return db.SessionInit(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
+	return withC4(ctx, l, func(db *c4sync.DB) (c4Start, error) {
+		init, err := db.SessionInit(l.Kind(), syncThreshold(env), filepath.Join(l.ClaudeDir(), "skills"))
+		if err != nil || !init.Trigger {
+			return c4Start{SessionInit: init}, err
+		}
+		r, err := db.Unsummarized()
+		if err != nil {
+			// Not remembering the trigger only means it may be said once more.
+			return c4Start{SessionInit: init}, nil
+		}
+		return c4Start{SessionInit: init, said: &r}, nil
 	})
 }
 

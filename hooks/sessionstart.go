@@ -32,8 +32,8 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
-	startSessionState(ctx, env, in.SessionID, c4.Trigger)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4, env.invocation()))
+	startSessionState(env, in.SessionID, c4.said)
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4.SessionInit, env.invocation()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
@@ -53,16 +53,16 @@ const answerReserve = 150 * time.Millisecond
 // the deadline is spent: a C4 database another process holds locked would
 // otherwise keep the hook busy past its deadline, and the agent would get
 // no core memory either.
-func c4WithinShare(ctx context.Context, env Env) (c4sync.SessionInit, error) {
+func c4WithinShare(ctx context.Context, env Env) (c4Start, error) {
 	share := DefaultDeadline - answerReserve
 	if deadline, ok := ctx.Deadline(); ok {
 		share = time.Until(deadline) - answerReserve
 	}
 	c4ctx, cancel := context.WithTimeout(ctx, share)
 	defer cancel()
-	text, err := untilDone(c4ctx, func() (c4sync.SessionInit, error) { return c4SessionInit(c4ctx, env) })
+	text, err := untilDone(c4ctx, func() (c4Start, error) { return c4SessionInit(c4ctx, env) })
 	if errors.Is(err, errNoAnswer) {
-		return c4sync.SessionInit{}, fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), env.Layout.C4DB())
+		return c4Start{}, fmt.Errorf("no answer within %v (is %s locked by another process?); conversations left out", share.Round(time.Millisecond), env.Layout.C4DB())
 	}
 	return text, err
 }

@@ -11,11 +11,9 @@ import (
 // The sync trigger is said once per session: at session start, or at the
 // first prompt over the threshold, and again only when the count has grown
 // by a further threshold or a sync moved the checkpoint. What was last said
-// is kept in the session's state directory.
-const (
-	triggerBeginFile = "sync-trigger-begin" // first unsummarized id when last said
-	triggerCountFile = "sync-trigger-count" // unsummarized count when last said
-)
+// is kept in the session's state directory: the first unsummarized id and
+// the unsummarized count, in one file, so that saying it costs one write.
+const triggerFile = "sync-trigger"
 
 // promptTrigger is the `[Action Required]` line for a prompt of the
 // session, or "" when it is not over the threshold or was already said.
@@ -35,12 +33,11 @@ func promptTrigger(ctx context.Context, env Env, sessionID string) (string, erro
 
 // triggerDue tells whether r is worth saying again in the session.
 func triggerDue(dir string, r c4sync.Range, threshold int) bool {
-	begin, okBegin := hookstate.ReadInt(dir, triggerBeginFile)
-	count, okCount := hookstate.ReadInt(dir, triggerCountFile)
-	if !okBegin || !okCount || r.Begin == nil || *r.Begin != begin {
+	said, ok := hookstate.ReadInts(dir, triggerFile, 2)
+	if !ok || r.Begin == nil || *r.Begin != said[0] {
 		return true
 	}
-	return r.Count >= count+int64(max(threshold, 1))
+	return r.Count >= said[1]+int64(max(threshold, 1))
 }
 
 // rememberTrigger records that r was said; a failure only means it may be
@@ -49,19 +46,16 @@ func rememberTrigger(dir string, r c4sync.Range) {
 	if r.Begin == nil {
 		return
 	}
-	_ = hookstate.WriteInt(dir, triggerBeginFile, *r.Begin)
-	_ = hookstate.WriteInt(dir, triggerCountFile, r.Count)
+	_ = hookstate.WriteInts(dir, triggerFile, *r.Begin, r.Count)
 }
 
 // startSessionState prunes the state of sessions long gone and, when the
-// session-start context carries the sync trigger, records it as said.
-func startSessionState(ctx context.Context, env Env, sessionID string, triggered bool) {
+// session-start context carries the sync trigger (said names its range),
+// records it as said.
+func startSessionState(env Env, sessionID string, said *c4sync.Range) {
 	//processglobal: the wall clock, which file modification times are compared with
 	hookstate.Prune(env.Layout.StateDir(), time.Now()) // file times are wall-clock times
-	if !triggered {
-		return
-	}
-	if r, err := c4Unsummarized(ctx, env.Layout); err == nil && r.Count > 0 {
-		rememberTrigger(hookstate.Dir(env.Layout.StateDir(), sessionID), r)
+	if said != nil && said.Count > 0 {
+		rememberTrigger(hookstate.Dir(env.Layout.StateDir(), sessionID), *said)
 	}
 }

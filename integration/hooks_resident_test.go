@@ -51,6 +51,8 @@ type hookCall struct {
 	hold bool
 	// stdinPath, when set, is opened as stdin instead.
 	stdinPath string
+	// umask, when set, is the hook's (octal), through a shell.
+	umask string
 }
 
 // hookResult is what a hook process left, with how long it took and
@@ -66,6 +68,9 @@ func (c hookCall) run(tb testing.TB, zylos string) hookResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testutil.Binary(tb), c.args...)
+	if c.umask != "" {
+		cmd = exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", `umask ` + c.umask + ` && exec "$0" "$@"`, testutil.Binary(tb)}, c.args...)...)
+	}
 	cmd.Env = testutil.Run{ZylosDir: zylos, Env: append([]string{"GODEBUG=inittrace=1"}, c.env...)}.Environ()
 	cmd.Dir = c.dir
 	var in io.WriteCloser = nopCloser{io.Discard}
@@ -242,6 +247,7 @@ func TestServiceLeavesToTheProcessWhatItCannotAnswerExactly(t *testing.T) {
 		"a bad timeout":          {hookCall{args: append(hook, "--timeout", "soon"), stdin: stdin}, zylos},
 		"a bad clock":            {hookCall{args: hook, env: []string{"ZYLOS_MEMORY_NOW=tomorrow"}, stdin: stdin}, zylos},
 		"a hook of no event":     {hookCall{args: []string{"hook", "notification"}, stdin: stdin}, zylos},
+		"another umask":          {hookCall{args: hook, umask: "077", stdin: stdin}, zylos},
 		"a timeout over an hour": {hookCall{args: append(hook, "--timeout", "2h"), stdin: stdin}, zylos},
 		// Its read error is the process's to report.
 		"stdin a directory": {hookCall{args: hook, stdinPath: t.TempDir()}, zylos},
@@ -366,9 +372,12 @@ func TestServiceAnswersManyHooksAtOnce(t *testing.T) {
 
 func TestDoctorSaysWhetherTheServiceAnswers(t *testing.T) {
 	zylos := residentHome(t)
-	line := func(bin string) string {
+	line := func(bin string, umask ...string) string {
 		t.Helper()
 		cmd := exec.Command(bin, "doctor")
+		if len(umask) > 0 {
+			cmd = exec.Command("/bin/sh", "-c", `umask `+umask[0]+` && exec "$0" doctor`, bin)
+		}
 		cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
 		out, _ := cmd.Output()
 		for _, l := range strings.Split(string(out), "\n") {
@@ -386,6 +395,9 @@ func TestDoctorSaysWhetherTheServiceAnswers(t *testing.T) {
 	d := startService(t, zylos)
 	if l := line(bin); !strings.HasPrefix(l, "ok") || !strings.Contains(l, fmt.Sprintf("pid %d answers", d.cmd.Process.Pid)) {
 		t.Errorf("service up: %q", l)
+	}
+	if l := line(bin, "077"); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "this shell with 077") {
+		t.Errorf("another umask: %q", l)
 	}
 	if l := line(binaryCopy(t)); !strings.HasPrefix(l, "warn") || !strings.Contains(l, "another build") {
 		t.Errorf("another build: %q", l)

@@ -53,8 +53,10 @@ func craftedHook(tb testing.TB, zylos, exe string, args, env []string, stdin str
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(20 * time.Second))
-	fields := []string{"zylos-memory hook/1", identityOf(tb, testutil.Binary(tb)), exe, zylos,
-		strconv.FormatInt(monotonicMS(tb), 10), strconv.Itoa(len(args))}
+	mask := syscall.Umask(0) // the test's umask, as its hooks' and its service's
+	syscall.Umask(mask)
+	fields := []string{"zylos-memory hook/2", identityOf(tb, testutil.Binary(tb)), exe, zylos,
+		strconv.FormatInt(monotonicMS(tb), 10), strconv.Itoa(mask), strconv.Itoa(len(args))}
 	fields = append(append(fields, args...), env...)
 	body := strings.Join(fields, "\x00") + "\x00"
 	msg := binary.BigEndian.AppendUint32(nil, uint32(len(body)))

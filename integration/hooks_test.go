@@ -253,7 +253,7 @@ func TestHookSyncTriggerOncePerSession(t *testing.T) {
 	if out := hook("user-prompt-submit", "b"); !strings.Contains(out, "There are 61 unsummarized") {
 		t.Fatalf("not said again after a further threshold: %s", out)
 	}
-	if _, err := os.Stat(filepath.Join(zylos, "memory", ".state", "sessions", "b", "sync-trigger-count")); err != nil {
+	if _, err := os.Stat(filepath.Join(zylos, "memory", ".state", "sessions", "b", "sync-trigger")); err != nil {
 		t.Fatalf("trigger state not under memory/.state: %v", err)
 	}
 }

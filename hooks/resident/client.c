@@ -248,7 +248,7 @@ static int connect_service(const char *home) {
 /* request is the invocation as the server reads it: a 4-byte length, then
  * NUL-terminated fields: ZM_MAGIC, this binary's identity and path, the
  * working directory, when the client started waiting (CLOCK_MONOTONIC,
- * ms), argc, argv, and the environment. */
+ * ms), the umask, argc, argv, and the environment. */
 static int request(struct buf *b, int64_t started, int argc, char **argv, char **envp) {
 	char exe[PATH_MAX], cwd[PATH_MAX], field[128];
 	struct stat st;
@@ -264,6 +264,13 @@ static int request(struct buf *b, int64_t started, int argc, char **argv, char *
 	    buf_field(b, cwd))
 		return -1;
 	snprintf(field, sizeof field, "%lld", (long long)started);
+	if (buf_field(b, field))
+		return -1;
+	/* Read by setting it back: the constructor runs before any other
+	 * thread could create a file meanwhile. */
+	mode_t mask = umask(0);
+	umask(mask);
+	snprintf(field, sizeof field, "%u", (unsigned)mask);
 	if (buf_field(b, field))
 		return -1;
 	snprintf(field, sizeof field, "%d", argc);

@@ -3,7 +3,7 @@
 #define ZYLOS_MEMORY_RESIDENT_H
 
 /* The first field of every request; a server of another protocol declines. */
-#define ZM_MAGIC "zylos-memory hook/1"
+#define ZM_MAGIC "zylos-memory hook/2"
 
 /* The socket's name in the home's memory/.state directory. */
 #define ZM_SOCKET "hooks.sock"

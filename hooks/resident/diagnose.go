@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"strings"
 	"syscall"
 
 	"github.com/zylos/zylos-memory/internal/doctor"
@@ -38,7 +39,7 @@ func Diagnose(l tiers.Layout) doctor.Check {
 			why = "gone, its socket left behind"
 		}
 		return doctor.Check{Status: doctor.Warn, Name: name, Detail: fmt.Sprintf(
-			"%s (%s): the prompt hook answers in its own process, about 3 times slower (start the service: zylos-memory scheduler run)",
+			"%s (%s): every hook answers in its own process, 2 to 8 times slower (start the service: zylos-memory scheduler run)",
 			SocketPath(l), why)}
 	}
 	theirs, err := binaryIdentity(fmt.Sprintf("/proc/%d/exe", pid))
@@ -47,7 +48,13 @@ func Diagnose(l tiers.Layout) doctor.Check {
 		return doctor.Check{Status: doctor.Warn, Name: name, Detail: fmt.Sprintf(
 			"pid %d runs another build of zylos-memory than this one, and leaves this build's hooks to their own processes (restart the service after an upgrade)", pid)}
 	}
-	return doctor.Check{Status: doctor.OK, Name: name, Detail: fmt.Sprintf("pid %d answers hook user-prompt-submit on %s", pid, SocketPath(l))}
+	theirMask, err := umaskOf(fmt.Sprintf("/proc/%d/status", pid))
+	ourMask, ownErr := umaskOf("/proc/self/status")
+	if err == nil && ownErr == nil && theirMask != ourMask {
+		return doctor.Check{Status: doctor.Warn, Name: name, Detail: fmt.Sprintf(
+			"pid %d runs with umask %03o, this shell with %03o: the hooks of a session with this shell's umask answer in their own processes (start the service with the same umask)", pid, theirMask, ourMask)}
+	}
+	return doctor.Check{Status: doctor.OK, Name: name, Detail: fmt.Sprintf("pid %d answers the hooks (%s) on %s", pid, strings.Join(served, ", "), SocketPath(l))}
 }
 
 // throughDir calls fn with a name of dir's socket that fits in sun_path

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,11 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if tz != ownTZ || hasTZ != hasOwnTZ {
 		return invocation{}, fmt.Errorf("timezone %q is not the service's", tz)
 	}
+	// The umask is the process's, for every file it creates: the
+	// service cannot take the hook's for one answer.
+	if r.umask != s.umask {
+		return invocation{}, fmt.Errorf("umask %03o is not the service's %03o", r.umask, s.umask)
+	}
 	if _, ok := r.lookupEnv(crashpoint.Env); ok {
 		return invocation{}, errors.New("a crash point is set")
 	}
@@ -77,6 +83,23 @@ func (s *Server) resolve(r request) (invocation, error) {
 		started:  r.started,
 		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env},
 	}, nil
+}
+
+// umaskOf is the umask in a process's status file (/proc/PID/status),
+// read where reading it changes nothing (setting it back would leave a
+// window in which the service's other goroutines create files under
+// another).
+func umaskOf(status string) (int64, error) {
+	data, err := os.ReadFile(status)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			return strconv.ParseInt(strings.TrimSpace(v), 8, 64)
+		}
+	}
+	return 0, errors.New("no umask in /proc/self/status")
 }
 
 // ownBinary is this process's executable as a hook's process names its

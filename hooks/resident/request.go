@@ -13,6 +13,7 @@ type request struct {
 	exe      string   // the client's binary, as /proc/self/exe names it; never run
 	cwd      string   // the client's working directory
 	started  int64    // when the client started waiting: CLOCK_MONOTONIC, ms
+	umask    int64    // the client's umask
 	args     []string // argv, the program name first
 	env      []string // KEY=value, in the client's order
 }
@@ -23,7 +24,7 @@ var errBadRequest = errors.New("not a hook request")
 // terminated fields, the magic first.
 func parseRequest(body []byte) (request, error) {
 	fields := bytes.Split(body, []byte{0})
-	if len(fields) < 7 || len(fields[len(fields)-1]) != 0 {
+	if len(fields) < 8 || len(fields[len(fields)-1]) != 0 {
 		return request{}, errBadRequest
 	}
 	fields = fields[:len(fields)-1] // what follows the last NUL
@@ -34,20 +35,25 @@ func parseRequest(body []byte) (request, error) {
 	if err != nil || started < 0 {
 		return request{}, fmt.Errorf("%w: start %q", errBadRequest, fields[4])
 	}
-	argc, err := canonicalInt(fields[5])
-	if err != nil || argc < 1 || argc > int64(len(fields)-6) {
-		return request{}, fmt.Errorf("%w: argc %q", errBadRequest, fields[5])
+	umask, err := canonicalInt(fields[5])
+	if err != nil || umask < 0 || umask > 0o777 {
+		return request{}, fmt.Errorf("%w: umask %q", errBadRequest, fields[5])
+	}
+	argc, err := canonicalInt(fields[6])
+	if err != nil || argc < 1 || argc > int64(len(fields)-7) {
+		return request{}, fmt.Errorf("%w: argc %q", errBadRequest, fields[6])
 	}
 	r := request{
 		identity: string(fields[1]),
 		exe:      string(fields[2]),
 		cwd:      string(fields[3]),
 		started:  started,
+		umask:    umask,
 	}
-	for _, f := range fields[6 : 6+argc] {
+	for _, f := range fields[7 : 7+argc] {
 		r.args = append(r.args, string(f))
 	}
-	for _, f := range fields[6+argc:] {
+	for _, f := range fields[7+argc:] {
 		r.env = append(r.env, string(f))
 	}
 	return r, nil

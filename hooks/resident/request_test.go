@@ -13,11 +13,11 @@ import (
 func body(fields ...string) []byte { return []byte(strings.Join(fields, "\x00") + "\x00") }
 
 func TestParseRequest(t *testing.T) {
-	r, err := parseRequest(body(magic, "1:2:3:4.000000005", "/bin/zm", "/work", "1234", "3", "/bin/zm", "hook", "user-prompt-submit", "A=1", "B=", "A=2"))
+	r, err := parseRequest(body(magic, "1:2:3:4.000000005", "/bin/zm", "/work", "1234", "18", "3", "/bin/zm", "hook", "user-prompt-submit", "A=1", "B=", "A=2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := request{identity: "1:2:3:4.000000005", exe: "/bin/zm", cwd: "/work", started: 1234,
+	want := request{identity: "1:2:3:4.000000005", exe: "/bin/zm", cwd: "/work", started: 1234, umask: 0o22,
 		args: []string{"/bin/zm", "hook", "user-prompt-submit"}, env: []string{"A=1", "B=", "A=2"}}
 	if !reflect.DeepEqual(r, want) {
 		t.Fatalf("got %+v\nwant %+v", r, want)
@@ -35,15 +35,18 @@ func TestParseRequest(t *testing.T) {
 
 func TestParseRequestRefuses(t *testing.T) {
 	for name, b := range map[string][]byte{
-		"empty":          nil,
-		"other protocol": body("zylos-memory hook/0", "i", "/bin/zm", "/", "7", "1", "/bin/zm"),
-		"no final NUL":   []byte(strings.Join([]string{magic, "i", "/bin/zm", "/", "7", "1", "/bin/zm"}, "\x00")),
-		"argc too large": body(magic, "i", "/bin/zm", "/", "7", "3", "/bin/zm", "hook"),
-		"argc zero":      body(magic, "i", "/bin/zm", "/", "7", "0", "X=1"),
-		"argc not int":   body(magic, "i", "/bin/zm", "/", "7", "two", "/bin/zm", "hook"),
-		"argc not canon": body(magic, "i", "/bin/zm", "/", "7", "01", "/bin/zm"),
-		"start negative": body(magic, "i", "/bin/zm", "/", "-7", "1", "/bin/zm"),
-		"no start":       body(magic, "i", "/bin/zm", "/", "1", "/bin/zm"),
+		"empty":           nil,
+		"other protocol":  body("zylos-memory hook/0", "i", "/bin/zm", "/", "7", "18", "1", "/bin/zm"),
+		"no final NUL":    []byte(strings.Join([]string{magic, "i", "/bin/zm", "/", "7", "18", "1", "/bin/zm"}, "\x00")),
+		"argc too large":  body(magic, "i", "/bin/zm", "/", "7", "18", "3", "/bin/zm", "hook"),
+		"argc zero":       body(magic, "i", "/bin/zm", "/", "7", "18", "0", "X=1"),
+		"argc not int":    body(magic, "i", "/bin/zm", "/", "7", "18", "two", "/bin/zm", "hook"),
+		"argc not canon":  body(magic, "i", "/bin/zm", "/", "7", "18", "01", "/bin/zm"),
+		"start negative":  body(magic, "i", "/bin/zm", "/", "-7", "18", "1", "/bin/zm"),
+		"no start":        body(magic, "i", "/bin/zm", "/", "18", "1", "/bin/zm"),
+		"no umask":        body(magic, "i", "/bin/zm", "/", "7", "1", "/bin/zm"),
+		"umask too large": body(magic, "i", "/bin/zm", "/", "7", "512", "1", "/bin/zm"),
+		"umask negative":  body(magic, "i", "/bin/zm", "/", "7", "-1", "1", "/bin/zm"),
 	} {
 		if _, err := parseRequest(b); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -52,7 +55,7 @@ func TestParseRequestRefuses(t *testing.T) {
 }
 
 func FuzzParseRequest(f *testing.F) {
-	f.Add(body(magic, "1:2:3:4.5", "/bin/zm", "/work", "99", "3", "/bin/zm", "hook", "user-prompt-submit", "HOME=/h"))
+	f.Add(body(magic, "1:2:3:4.5", "/bin/zm", "/work", "99", "18", "3", "/bin/zm", "hook", "user-prompt-submit", "HOME=/h"))
 	f.Add([]byte(magic + "\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := parseRequest(b)
@@ -60,7 +63,7 @@ func FuzzParseRequest(f *testing.F) {
 			return
 		}
 		// What parses is what client.c would have sent.
-		fields := append([]string{magic, r.identity, r.exe, r.cwd, itoa(int(r.started)), itoa(len(r.args))}, r.args...)
+		fields := append([]string{magic, r.identity, r.exe, r.cwd, itoa(int(r.started)), itoa(int(r.umask)), itoa(len(r.args))}, r.args...)
 		if again := body(append(fields, r.env...)...); !bytes.Equal(again, b) {
 			t.Fatalf("%q parsed as %+v, which reads back as %q", b, r, again)
 		}

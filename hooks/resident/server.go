@@ -47,6 +47,7 @@ type Server struct {
 	layout   tiers.Layout
 	identity string
 	binary   string // the service's own executable, the only one it runs
+	umask    int64  // the service's, which its answers create files under
 	path     string
 	ln       *net.UnixListener
 	log      *slog.Logger
@@ -72,6 +73,10 @@ func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
+	umask, err := umaskOf("/proc/self/status")
+	if err != nil {
+		return nil, fmt.Errorf("hook socket: %w", err)
+	}
 	path := SocketPath(l)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("hook socket: %w", err)
@@ -91,7 +96,7 @@ func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	return &Server{layout: l, identity: identity, binary: binary, path: path, ln: ln, log: log, slots: make(chan struct{}, maxAnswering)}, nil
+	return &Server{layout: l, identity: identity, binary: binary, umask: umask, path: path, ln: ln, log: log, slots: make(chan struct{}, maxAnswering)}, nil
 }
 
 // Serve answers until Close.

@@ -65,20 +65,48 @@ func Ensure(dir string) error {
 // ReadInt reads a number stored by WriteInt; ok is false when the file is
 // missing or holds something else.
 func ReadInt(dir, name string) (n int64, ok bool) {
-	data, err := regfile.ReadFile(filepath.Join(dir, name))
-	if err != nil {
+	ns, ok := ReadInts(dir, name, 1)
+	if !ok {
 		return 0, false
 	}
-	n, err = strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-	return n, err == nil
+	return ns[0], true
 }
 
 // WriteInt stores n in dir/name (0600, replaced atomically), creating dir.
-func WriteInt(dir, name string, n int64) error {
+func WriteInt(dir, name string, n int64) error { return WriteInts(dir, name, n) }
+
+// ReadInts reads the count numbers stored by WriteInts; ok is false when
+// the file is missing or holds something else.
+func ReadInts(dir, name string, count int) (ns []int64, ok bool) {
+	data, err := regfile.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, false
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) != count {
+		return nil, false
+	}
+	for _, f := range fields {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		ns = append(ns, n)
+	}
+	return ns, true
+}
+
+// WriteInts stores ns in dir/name (0600, replaced atomically), creating
+// dir: numbers that change together in one write.
+func WriteInts(dir, name string, ns ...int64) error {
 	if err := Ensure(dir); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, name), []byte(strconv.FormatInt(n, 10)+"\n"), 0o600)
+	var text []string
+	for _, n := range ns {
+		text = append(text, strconv.FormatInt(n, 10))
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, name), []byte(strings.Join(text, " ")+"\n"), 0o600)
 }
 
 // Remove deletes dir/name; a missing file is no error.
