@@ -12,6 +12,7 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -90,7 +91,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 // window in which the service's other goroutines create files under
 // another).
 func umaskOf(status string) (int64, error) {
-	data, err := os.ReadFile(status)
+	data, err := regfile.ReadFile(status)
 	if err != nil {
 		return 0, err
 	}
