@@ -221,11 +221,40 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 }
 
 // TestClaudeCodeWithTheService runs a session in a home whose memory
-// service is up, as `make run` leaves it: the prompt hook is answered by
-// the service (hooks/resident) and says what the process would.
+// service is up, as `make run` leaves it: every hook is answered by the
+// service (hooks/resident) and says what the process would.
 func TestClaudeCodeWithTheService(t *testing.T) {
 	bin := client(t)
 	zylos, userHome := home(t)
+	// A hook whose Go runtime started prints its package inits on stderr,
+	// which Claude Code's debug log shows; one the service answered does
+	// not start it. A session before the service starts shows that
+	// GODEBUG reaches the hooks, or this test could not tell who answered.
+	// A hook that printed nothing has no "success:" line, only the line
+	// saying it finished.
+	stderrOf := func(debug, event string) string {
+		ran := false
+		for _, line := range strings.Split(debug, "\n") {
+			if _, rest, ok := strings.Cut(line, ` (`+event+`) success:`); ok && strings.Contains(line, `"Hook `+event) {
+				_, stderr, _ := strings.Cut(rest, `stderr:`)
+				return stderr
+			}
+			ran = ran || strings.Contains(line, "Hooks: "+event+" [") && strings.Contains(line, "] finished with status")
+		}
+		if !ran {
+			t.Fatalf("no %s hook in the debug log", event)
+		}
+		return ""
+	}
+	alone := startStandIn(t, []reply{{text: "Nothing new."}, {text: "Nothing new."}})
+	_, debug, _ := runClient(t, bin, zylos, userHome, alone.url, "hello", "GODEBUG=inittrace=1")
+	if !strings.Contains(stderrOf(debug, "SessionStart"), "init runtime") {
+		t.Fatal("GODEBUG did not reach the hooks: this test cannot tell who answered")
+	}
+	// runClient reads every debug file: the next session's alone, then.
+	if err := os.RemoveAll(filepath.Join(userHome, ".claude", "debug")); err != nil {
+		t.Fatal(err)
+	}
 	service := exec.Command(testutil.Binary(t), "scheduler", "run")
 	service.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + userHome, "TZ=UTC", "ZYLOS_DIR=" + zylos}
 	if err := service.Start(); err != nil {
@@ -242,26 +271,12 @@ func TestClaudeCodeWithTheService(t *testing.T) {
 		}
 	}
 	api := startStandIn(t, []reply{{text: "We decided on SQLite because it is embedded."}, {text: "Saved."}})
-	// A hook whose Go runtime started prints its package inits on stderr,
-	// which Claude Code's debug log shows; one the service answered does
-	// not start it.
 	_, debug, took := runClient(t, bin, zylos, userHome, api.url, "Why did we pick the sqlite database?", "GODEBUG=inittrace=1")
 	t.Logf("session took %v", took)
-	stderrOf := func(event string) string {
-		for _, line := range strings.Split(debug, "\n") {
-			if _, rest, ok := strings.Cut(line, ` (`+event+`) success:`); ok && strings.Contains(line, `"Hook `+event) {
-				_, stderr, _ := strings.Cut(rest, `stderr:`)
-				return stderr
-			}
+	for _, event := range []string{"SessionStart", "UserPromptSubmit", "Stop"} {
+		if s := stderrOf(debug, event); strings.Contains(s, "init runtime") {
+			t.Errorf("the %s hook answered in its own process: %.300s", event, s)
 		}
-		t.Fatalf("no %s hook in the debug log", event)
-		return ""
-	}
-	if !strings.Contains(stderrOf("SessionStart"), "init runtime") {
-		t.Fatal("GODEBUG did not reach the hooks: this test cannot tell who answered")
-	}
-	if s := stderrOf("UserPromptSubmit"); strings.Contains(s, "init runtime") {
-		t.Errorf("the prompt hook answered in its own process: %.300s", s)
 	}
 	bodies := api.mainBodies()
 	if len(bodies) == 0 {
