@@ -50,6 +50,11 @@ func warnTo(w io.Writer) func(string) {
 	return func(s string) { fmt.Fprintln(w, s) }
 }
 
+// warningsTo prints a write's warnings to w, a line each.
+func warningsTo(w io.Writer) func(records.Warning) {
+	return func(warning records.Warning) { fmt.Fprintln(w, warning.String()) }
+}
+
 // recordsAnswer prints an operation's outcome: the answer on stdout, or a
 // records error block on stdout with exit 1 (as the plugin does); other
 // errors go the usual way.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -29,34 +28,41 @@ func newRecordsWriteCommand() *cli.Command {
 	}
 }
 
+// runRecordsWrite reads the flags into a records.WriteRequest (the
+// action, the target resolved in the root, the input document read), then
+// writes. A flag the command does not accept is a usage error (exit 2); a
+// target or an input the records refuse is their error block (exit 1),
+// in the order the plugin checks them.
 func runRecordsWrite(c *cli.Context) error {
 	e, err := envFrom(c)
 	if err != nil {
 		return err
 	}
-	opts := records.WriteOptions{
-		Action:   c.String("action"),
-		Target:   c.String("target"),
-		Category: c.String("category"),
-		Input:    c.String("input"),
-		Hash:     c.String("hash"),
-		Reason:   c.String("reason"),
-		Cwd:      e.cwd,
-		Now:      e.now(),
-		Warn:     warnTo(e.stderr),
-	}
-	if !slices.Contains(records.Actions, opts.Action) {
+	action, ok := records.ParseAction(c.String("action"))
+	if !ok {
 		return cli.Exit(fmt.Sprintf("zylos-memory: records write: invalid --action %q (choose from %s)",
-			opts.Action, strings.Join(records.Actions, ", ")), 2)
+			c.String("action"), strings.Join(records.Actions, ", ")), 2)
 	}
-	if opts.Category != "" && !records.ValidCategory(opts.Category) {
+	category := c.String("category")
+	if category != "" && !records.ValidCategory(category) {
 		return cli.Exit(fmt.Sprintf("zylos-memory: records write: invalid --category %q (choose from %s)",
-			opts.Category, strings.Join(records.Categories, ", ")), 2)
+			category, strings.Join(records.Categories, ", ")), 2)
 	}
-	if opts.Root, err = recordsRoot(c, e, opts.Target); err != nil {
+	root, err := recordsRoot(c, e, c.String("target"))
+	if err != nil {
 		return err
 	}
-	opts.View = e.recordsView(opts.Root)
-	ans, err := records.Write(opts)
+	req := records.WriteRequest{Action: action, Hash: c.String("hash"), Reason: c.String("reason"),
+		Now: e.now(), Warn: warningsTo(e.stderr)}
+	if req.Target, err = records.ResolveTarget(root, e.cwd, c.String("target"), action, category); err != nil {
+		return recordsAnswer(e, nil, err)
+	}
+	if action.TakesInput() {
+		if req.Input, err = records.ReadInput(c.String("input"), root); err != nil {
+			return recordsAnswer(e, nil, err)
+		}
+	}
+	req.View = e.recordsView(root)
+	ans, err := records.Write(req)
 	return recordsAnswer(e, ans, err)
 }

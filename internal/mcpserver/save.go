@@ -45,7 +45,8 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 		partial["change_summary"] = in.Summary
 	}
 	d := records.DraftOptions{Root: root, Category: in.Category, Now: h.Now(), Warn: warn}
-	w := records.WriteOptions{Root: root, Category: in.Category, Now: h.Now(), Warn: warn}
+	w := records.WriteRequest{Now: h.Now(), Warn: records.WarnLines(warn)}
+	target := ""
 	if in.Target == "" {
 		if in.Hash != "" {
 			return "", errors.New("hash goes with target: give the target to update, or leave hash out to create")
@@ -58,8 +59,8 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 			tags = []string{in.Category}
 		}
 		partial["tags"] = tags
-		d.Action, w.Action = "create", "create"
-		w.Target = filepath.Join(root, records.Folder(in.Category), records.Slugify(in.Title)+".json")
+		d.Action, w.Action = "create", records.ActionCreate
+		target = filepath.Join(root, records.Folder(in.Category), records.Slugify(in.Title)+".json")
 	} else {
 		r, err := h.resolve(in.Target)
 		if err != nil {
@@ -77,14 +78,17 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 		if len(in.Tags) > 0 {
 			partial["tags"] = in.Tags
 		}
-		d.Action, w.Action, w.Hash = "update", "update", in.Hash
-		d.CandidateFile, w.Target = r.abs, r.abs
+		d.Action, w.Action, w.Hash = "update", records.ActionUpdate, in.Hash
+		d.CandidateFile, target = r.abs, r.abs
 	}
 	doc, err := records.Assemble(d, partial)
 	if err != nil {
 		return "", recordError(err)
 	}
-	w.Doc = doc
+	if w.Target, err = records.ResolveTarget(root, "", target, w.Action, in.Category); err != nil {
+		return "", recordError(err)
+	}
+	w.Input = records.InputOf(doc)
 	home := bridge.Home{Layout: h.Layout, Now: h.Now(), Warn: warn}
 	if home.HasView() {
 		w.View = home.View()

@@ -82,6 +82,6 @@ func BenchmarkWriteRender1000(b *testing.B) {
 		d["content"].(map[string]any)["context"] = fmt.Sprintf("rendered %d", i)
 		d["changes"] = append(d["changes"].([]any), map[string]any{"date": "2026-03-15T10:30:00Z", "summary": "edited"})
 		b.StartTimer()
-		h.write(b, records.WriteOptions{Action: "update", Target: target, Doc: d, Hash: records.Hash([]byte(data))})
+		h.write(b, writeOp{Action: "update", Target: target, Doc: d, Hash: records.Hash([]byte(data))})
 	}
 }

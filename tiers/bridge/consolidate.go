@@ -31,8 +31,7 @@ func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error
 		return tiers.ApplyReport{}, Report{}, err
 	}
 	defer lock.Release()
-	h.held = lock
-	before, err := h.ingest(false)
+	before, err := h.ingest(lock, false)
 	if err != nil {
 		return tiers.ApplyReport{}, before, err
 	}
@@ -40,7 +39,7 @@ func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error
 	if err != nil {
 		return done, before, err
 	}
-	after, err := h.ingest(false)
+	after, err := h.ingest(lock, false)
 	after.Changes = append(before.Changes, after.Changes...)
 	return done, after, err
 }

@@ -58,8 +58,7 @@ func (h Home) preview() (*ingester, error) {
 		return nil, err
 	}
 	defer release()
-	h.held = held
-	in := h.newIngester(true)
+	in := h.newIngester(held, true)
 	if err := in.load(); err != nil {
 		return nil, err
 	}

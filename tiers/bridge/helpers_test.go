@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -43,13 +44,35 @@ var idLines = regexp.MustCompile(`(?m)^<!-- id: [a-z0-9-]+ -->\r?\n`)
 // withoutIDs drops the id comment lines the bridge adds.
 func withoutIDs(s string) string { return idLines.ReplaceAllString(s, "") }
 
+// writeOp is a records write in h's root, its document given.
+type writeOp struct {
+	Action, Target, Category, Hash, Reason string
+	Doc                                    map[string]any
+}
+
 // write runs one records write through the view, as records write does.
-func (h Home) write(tb testing.TB, o records.WriteOptions) records.Answer {
+func (h Home) write(tb testing.TB, o writeOp) records.Answer {
 	tb.Helper()
-	o.Root, o.Now, o.View = h.root(), h.Now, h.View()
-	ans, err := records.Write(o)
+	ans, err := h.writeWith(h.View(), o)
 	if err != nil {
 		tb.Fatalf("records write %s: %v", o.Action, err)
 	}
 	return ans
+}
+
+// writeWith runs one records write at h.Now with view (nil: none).
+func (h Home) writeWith(view records.View, o writeOp) (records.Answer, error) {
+	action, ok := records.ParseAction(o.Action)
+	if !ok {
+		return nil, fmt.Errorf("invalid action %q", o.Action)
+	}
+	target, err := records.ResolveTarget(h.root(), "", o.Target, action, o.Category)
+	if err != nil {
+		return nil, err
+	}
+	r := records.WriteRequest{Action: action, Target: target, Hash: o.Hash, Reason: o.Reason, Now: h.Now, View: view}
+	if o.Doc != nil {
+		r.Input = records.InputOf(o.Doc)
+	}
+	return records.Write(r)
 }

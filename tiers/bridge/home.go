@@ -32,8 +32,6 @@ type Home struct {
 	// ingest updates, instead of "hand edit of memory/FILE" (a restore
 	// says "restored from REV").
 	Reason string
-
-	held *records.Lock // the records lock an ingest writes under
 }
 
 func (h Home) root() string { return h.Layout.RecordsDir() }

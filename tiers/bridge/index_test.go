@@ -67,7 +67,7 @@ func TestIndexedRenderIsInvisible(t *testing.T) {
 				if k == 1 && view.step != nil && view.step.files == nil && view.step.index != "" {
 					indexed++
 				}
-				_, err = records.Write(records.WriteOptions{Action: "update", Root: h.root(), Now: h.Now, View: view,
+				_, err = h.writeWith(view, writeOp{Action: "update",
 					Target: h.recordPath(st.spec.category, st.id), Doc: d, Hash: records.Hash([]byte(data))})
 				errs[k] = fmt.Sprint(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -67,14 +68,13 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 		return Report{}, err
 	}
 	defer release()
-	h.held = held
 	if !dryRun {
 		if err := records.CheckIndexFiles(h.root()); err != nil {
 			return Report{}, err
 		}
 	}
 	for round := 1; ; round++ {
-		rep, err := h.ingest(dryRun)
+		rep, err := h.ingest(held, dryRun)
 		if !errors.Is(err, records.ErrViewChanged) || round == records.ViewRounds {
 			return rep, err
 		}
@@ -100,35 +100,72 @@ func (h Home) lock(dry bool) (held *records.Lock, release func(), err error) {
 // ingester carries one ingest's state.
 type ingester struct {
 	Home
-	dry     bool
-	recs    map[string]*stored
-	files   []*viewFile
-	claimed map[string]bool // record keys an entry names
-	keep    map[string]bool // records to render rather than retire
-	// unreadable lists the view files ingest could not read: the entries
-	// in them are not known to be gone. unread says why, one problem each.
-	unreadable map[string]bool
-	unread     []Problem
-	taken      map[string]bool // ids given out in this run, by category/id
-	// holders is the entry holding each id (see claim), by category/id.
-	holders map[string]*entry
-	// pairs are the pairs of entries and records found in step without
-	// reading the record (see PairsFile); touched are the record files
-	// written (or tried), whose pairs are not kept.
-	pairs   map[string]pair
-	touched map[string]bool
-	splices map[*viewFile]*splice
-	grown   map[*viewFile]int // bytes the splices add, as reserved by fits
-	shownIn []shownIn
-	batch   *records.Batch // the records writes so far, synced by flush
-	created int            // records created for new entries
-	wrote   bool           // a records write was made
+	dry bool
+	seen
+	ids     claims
+	edits   viewEdits
+	records recordWrites
 	report  Report
 }
 
-func (h Home) ingest(dry bool) (Report, error) {
-	rep, _, err := h.ingestFiles(dry, false)
-	return rep, err
+// seen is what an ingest read.
+type seen struct {
+	recs  map[string]*stored
+	files []*viewFile
+	// unread are the problems of the view files the ingest could not read:
+	// the entries in them are not known to be gone.
+	unread []Problem
+	// pairs are the pairs of entries and records found in step without
+	// reading the record (see PairsFile).
+	pairs map[string]pair
+}
+
+// unreadable reports whether the view file (memory/...) was not read.
+func (s *seen) unreadable(file string) bool {
+	for _, p := range s.unread {
+		if "memory/"+strings.TrimPrefix(p.File, "memory/") == file {
+			return true
+		}
+	}
+	return false
+}
+
+// claims are which entry holds which record, by category/id.
+type claims struct {
+	holders map[string]*entry // the entry holding each id (see claim)
+	claimed map[string]bool   // record keys an entry names
+	keep    map[string]bool   // records to render rather than retire
+	taken   map[string]bool   // ids given out in this run
+}
+
+// ingestMode is what an ingest run is for.
+type ingestMode int
+
+const (
+	// ingestApply takes the hand edits in.
+	ingestApply ingestMode = iota
+	// ingestDry tells what ingestApply would do, changing nothing.
+	ingestDry
+	// ingestForView is ingestApply for a records write's view: it also
+	// answers what it saw when it found everything in step (see inStep).
+	ingestForView
+)
+
+// ingested is what an ingest run answers: its report and, for
+// ingestForView, what it saw when it found everything in step and wrote
+// nothing (nil otherwise).
+type ingested struct {
+	report Report
+	step   *inStep
+}
+
+func (h Home) ingest(held *records.Lock, dry bool) (Report, error) {
+	mode := ingestApply
+	if dry {
+		mode = ingestDry
+	}
+	res, err := h.ingestFiles(held, mode)
+	return res.report, err
 }
 
 // inStep is what an ingest that found the reference tier and the records
@@ -147,67 +184,80 @@ type inStep struct {
 	index string
 }
 
-// ingestFiles ingests and, when step is asked for, answers what it saw
-// when it found everything in step and wrote nothing (nil otherwise).
-func (h Home) ingestFiles(dry, step bool) (Report, *inStep, error) {
-	in := h.newIngester(dry)
+// ingestFiles runs one ingest under held (nil for a dry run of a home
+// with no records root).
+func (h Home) ingestFiles(held *records.Lock, mode ingestMode) (ingested, error) {
+	in := h.newIngester(held, mode == ingestDry)
 	var names map[string]bool
 	var err error
-	if step {
+	if mode == ingestForView {
 		if names, err = h.recordNames(); err != nil {
-			return in.report, nil, err
+			return in.result(mode, nil), err
 		}
 	}
 	keys, err := h.stateKeys()
 	if err != nil {
-		return in.report, nil, err
+		return in.result(mode, nil), err
 	}
-	if problems, index, ok := h.unchanged(keys); ok && !dry {
+	if problems, index, ok := h.unchanged(keys); ok && !in.dry {
 		in.report.Problems = problems
-		if !step {
-			return in.report, nil, nil
-		}
-		return in.report, &inStep{keys: keys, problems: problems, names: names, index: index}, nil
+		return in.result(mode, &inStep{keys: keys, problems: problems, names: names, index: index}), nil
 	}
+	if err := in.apply(); err != nil {
+		return in.result(mode, nil), err
+	}
+	if in.dry || len(in.records.touched) > 0 || len(in.edits.splices) > 0 || in.report.Deferred > 0 {
+		return in.result(mode, nil), nil
+	}
+	// Only an ingest that changed nothing stamps, with the keys taken
+	// before it read anything: whatever changed since has other keys.
+	// One that wrote leaves the stamp to the next, which finds all in
+	// step.
+	index := indexFiles(in.files)
+	h.saveStamp(keys, in.report.Problems, index)
+	return in.result(mode, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, unread: in.unread, index: index}), nil
+}
+
+// result is the run's answer, with step when the mode asks for it.
+func (in *ingester) result(mode ingestMode, step *inStep) ingested {
+	if mode != ingestForView {
+		step = nil
+	}
+	return ingested{report: in.report, step: step}
+}
+
+// apply reads the entries and the records, brings each in line with the
+// other and writes what changed: the records first, then the view files,
+// then the records that now name a file they were rendered into.
+func (in *ingester) apply() error {
 	if err := in.load(); err != nil {
-		return in.report, nil, err
+		return err
 	}
-	err = in.run()
-	if ferr := in.flush(); err == nil {
+	err := in.run()
+	if ferr := in.records.flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
-		return in.report, nil, err
+		return err
 	}
 	if err := in.writeFiles(); err != nil {
-		return in.report, nil, err
+		return err
 	}
 	err = in.nameFiles()
-	if ferr := in.flush(); err == nil {
+	if ferr := in.records.flush(); err == nil {
 		err = ferr
 	}
-	if err == nil && !dry {
+	if err == nil && !in.dry {
 		in.savePairs()
 	}
-	if err == nil && !dry && !in.wrote && len(in.splices) == 0 && in.report.Deferred == 0 {
-		// Only an ingest that changed nothing stamps, with the keys taken
-		// before it read anything: whatever changed since has other keys.
-		// One that wrote leaves the stamp to the next, which finds all in
-		// step.
-		index := indexFiles(in.files)
-		h.saveStamp(keys, in.report.Problems, index)
-		if !step {
-			return in.report, nil, nil
-		}
-		return in.report, &inStep{keys: keys, problems: in.report.Problems, names: names, files: in.files, unread: in.unread, index: index}, nil
-	}
-	return in.report, nil, err
+	return err
 }
 
-func (h Home) newIngester(dry bool) *ingester {
-	return &ingester{Home: h, dry: dry, claimed: map[string]bool{}, keep: map[string]bool{}, unreadable: map[string]bool{},
-		taken: map[string]bool{}, splices: map[*viewFile]*splice{}, grown: map[*viewFile]int{}, report: Report{DryRun: dry},
-		pairs: map[string]pair{}, touched: map[string]bool{}}
+func (h Home) newIngester(held *records.Lock, dry bool) *ingester {
+	return &ingester{Home: h, dry: dry, report: Report{DryRun: dry}, seen: seen{pairs: map[string]pair{}},
+		ids:     claims{claimed: map[string]bool{}, keep: map[string]bool{}, taken: map[string]bool{}},
+		edits:   viewEdits{splices: map[*viewFile]*splice{}, grown: map[*viewFile]int{}},
+		records: recordWrites{held: held, now: h.Now, warn: h.warn, touched: map[string]bool{}}}
 }
 
 // load reads the records and the view files side by side: neither
@@ -235,24 +285,10 @@ func (in *ingester) load() error {
 	in.report.Problems = append(in.report.Problems, recProblems...)
 	in.report.Problems = append(in.report.Problems, problems...)
 	in.unread = problems
-	for _, p := range problems {
-		in.unreadable["memory/"+strings.TrimPrefix(p.File, "memory/")] = true
-	}
 	if held, err = in.claim(held); err != nil {
 		return err
 	}
 	return in.settle(held, pairs)
-}
-
-// flush makes the records written so far durable and indexed: before the
-// markdown names a record by its id, the record is on disk.
-func (in *ingester) flush() error {
-	if in.batch == nil {
-		return nil
-	}
-	b := in.batch
-	in.batch = nil
-	return b.Finish()
 }
 
 func (in *ingester) run() error {
@@ -268,3 +304,9 @@ func (in *ingester) run() error {
 	}
 	return in.unclaimed()
 }
+
+func (in *ingester) note(c Change) { in.report.Changes = append(in.report.Changes, c) }
+
+func (in *ingester) shown(abs string) string { return records.IndexPath(in.root(), abs) }
+
+func (in *ingester) stamp() string { return in.Now.UTC().Format(time.RFC3339) }

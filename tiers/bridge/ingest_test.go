@@ -89,7 +89,7 @@ func TestHandEditUpdatesRetiresAndRestores(t *testing.T) {
 		t.Fatalf("status = %s", r.Status())
 	}
 	// Restoring it puts the entry back in the file.
-	h.write(t, records.WriteOptions{Action: "restore", Target: h.recordPath("decision", "drop-redis")})
+	h.write(t, writeOp{Action: "restore", Target: h.recordPath("decision", "drop-redis")})
 	got := testutil.ReadFile(t, path)
 	if !strings.Contains(got, "### [2026-02-01] Drop Redis\n<!-- id: drop-redis -->\n- **Decision:** no cache\n- **Status:** superseded\n") {
 		t.Fatalf("restored file:\n%s", got)
@@ -102,7 +102,7 @@ func TestHandEditUpdatesRetiresAndRestores(t *testing.T) {
 func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 	h := newHome(t, map[string]string{"reference/projects.md": "# Projects\n\n## Active\n(No active projects yet.)\n\n## Completed\n(None yet.)\n"})
 	target := h.recordPath("project", "installer")
-	h.write(t, records.WriteOptions{Action: "create", Target: target, Category: "project", Doc: map[string]any{
+	h.write(t, writeOp{Action: "create", Target: target, Category: "project", Doc: map[string]any{
 		"title": "Installer", "tags": []any{"install"},
 		"content": map[string]any{"status": "active", "updated": "2026-03-10", "notes": "first cut"},
 	}})
@@ -111,7 +111,7 @@ func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 		t.Fatalf("after create:\n%s", got)
 	}
 	data := testutil.ReadFile(t, target)
-	h.write(t, records.WriteOptions{Action: "update", Target: target, Hash: records.Hash([]byte(data)), Doc: map[string]any{
+	h.write(t, writeOp{Action: "update", Target: target, Hash: records.Hash([]byte(data)), Doc: map[string]any{
 		"title": "Installer", "content": map[string]any{"status": "completed", "updated": "2026-03-14", "notes": "first cut"},
 		"changes": append(mustRecordChanges(t, target), map[string]any{"date": "2026-03-15T10:30:00Z", "summary": "done"}),
 	}})
@@ -119,7 +119,7 @@ func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 	if !strings.Contains(got, "- **Status:** completed\n- **Updated:** 2026-03-14\n") {
 		t.Fatalf("after update:\n%s", got)
 	}
-	h.write(t, records.WriteOptions{Action: "archive", Target: target, Reason: "done"})
+	h.write(t, writeOp{Action: "archive", Target: target, Reason: "done"})
 	if got := testutil.ReadFile(t, h.ref("projects.md")); strings.Contains(got, "Installer") {
 		t.Fatalf("archived entry still in projects.md:\n%s", got)
 	}
@@ -130,7 +130,7 @@ func TestWriteRendersCreateUpdateArchive(t *testing.T) {
 	if rep := mustIngest(t, h); len(rep.Changes) != 0 || len(rep.Problems) != 0 {
 		t.Fatalf("ingest after archive: %v %v", rep.Changes, rep.Problems)
 	}
-	h.write(t, records.WriteOptions{Action: "unarchive", Target: target})
+	h.write(t, writeOp{Action: "unarchive", Target: target})
 	if got := testutil.ReadFile(t, h.ref("projects.md")); !strings.Contains(got, "### Installer") {
 		t.Fatalf("unarchived entry not back:\n%s", got)
 	}

@@ -4,11 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,15 +12,22 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
+// viewEdits are the edits an ingest plans to the view files.
+type viewEdits struct {
+	splices map[*viewFile]*splice
+	grown   map[*viewFile]int // bytes the splices add, as reserved by fits
+	shownIn []shownIn         // the records rendered into a file without an entry
+}
+
 // fits reserves n more bytes of f for the ingest's splice of it, or
 // answers false when f would grow past what is read into entries
 // (entries.MaxFileSize): from then on none of its entries would be
 // kept in step.
-func (in *ingester) fits(f *viewFile, n int) bool {
-	if len(f.src)+in.grown[f]+n > entries.MaxFileSize {
+func (e *viewEdits) fits(f *viewFile, n int) bool {
+	if len(f.src)+e.grown[f]+n > entries.MaxFileSize {
 		return false
 	}
-	in.grown[f] += n
+	e.grown[f] += n
 	return true
 }
 
@@ -53,7 +55,7 @@ type shownIn struct {
 
 // nameFiles lists each rendered record's file in its related_files.
 func (in *ingester) nameFiles() error {
-	for _, s := range in.shownIn {
+	for _, s := range in.edits.shownIn {
 		d, err := decodeObject(s.st.data)
 		if err != nil {
 			return fmt.Errorf("read record %s: %w", s.st.abs, err)
@@ -62,7 +64,7 @@ func (in *ingester) nameFiles() error {
 		d["related_files"] = append(related, "memory/"+s.rel)
 		changes, _ := d["changes"].([]any)
 		d["changes"] = append(changes, map[string]any{"date": in.stamp(), "summary": "shown in memory/" + s.rel})
-		if _, err := in.write(records.WriteOptions{Action: "update", Target: s.st.abs, Doc: d, Hash: records.Hash(s.st.data), KeepID: true}); err != nil {
+		if err := in.records.update(s.st.abs, d, records.Hash(s.st.data)); err != nil {
 			var rerr *records.Error
 			if !errors.As(err, &rerr) {
 				return err
@@ -80,7 +82,7 @@ func (in *ingester) writeFiles() error {
 		return nil
 	}
 	for _, f := range in.files {
-		sp := in.splices[f]
+		sp := in.edits.splices[f]
 		if sp == nil {
 			continue
 		}
@@ -101,46 +103,84 @@ func (in *ingester) writeFiles() error {
 	return nil
 }
 
-func (in *ingester) splice(f *viewFile) *splice {
-	sp := in.splices[f]
+func (e *viewEdits) splice(f *viewFile) *splice {
+	sp := e.splices[f]
 	if sp == nil {
 		sp = f.splice()
-		in.splices[f] = sp
+		e.splices[f] = sp
 	}
 	return sp
 }
 
-func (in *ingester) note(c Change) { in.report.Changes = append(in.report.Changes, c) }
-
-// failed turns a records error about one entry into a problem; other
-// errors stop the ingest.
-func (in *ingester) failed(f *viewFile, e entry, err error) error {
-	var rerr *records.Error
-	if errors.As(err, &rerr) {
-		in.report.Problems = append(in.report.Problems, entryProblem(f, e, rerr.Error()))
-		return nil
-	}
-	return err
+// recordWrites are an ingest's records writes: one batch under the lock
+// the ingest holds, made durable by flush.
+type recordWrites struct {
+	held    *records.Lock // nil for a dry run, which writes nothing
+	now     time.Time
+	warn    func(string)
+	batch   *records.Batch
+	touched map[string]bool // the record files written (or tried), whose pairs are not kept
+	created int             // the records created (or a dry run would create) for new entries
 }
 
-// write runs one records write under the ingest's lock, in its batch.
-func (in *ingester) write(o records.WriteOptions) (records.Answer, error) {
-	in.wrote = true
-	in.touched[o.Target] = true
-	if in.batch == nil {
-		if in.held == nil {
+func (w *recordWrites) create(abs, category string, d map[string]any) error {
+	b, err := w.start(abs)
+	if err != nil {
+		return err
+	}
+	return b.Create(abs, category, d)
+}
+
+func (w *recordWrites) update(abs string, d map[string]any, hash string) error {
+	b, err := w.start(abs)
+	if err != nil {
+		return err
+	}
+	return b.Update(abs, d, hash)
+}
+
+func (w *recordWrites) move(abs string, action records.Action, reason string) error {
+	b, err := w.start(abs)
+	if err != nil {
+		return err
+	}
+	return b.Move(abs, action, reason)
+}
+
+// start notes a write of abs and answers the batch it is made in.
+func (w *recordWrites) start(abs string) (*records.Batch, error) {
+	w.touched[abs] = true
+	if w.batch == nil {
+		if w.held == nil {
 			return nil, errors.New("records write outside the records lock")
 		}
-		b, err := records.StartBatch(in.held, in.warn)
+		b, err := records.StartBatch(w.held, w.now, w.tell)
 		if err != nil {
 			return nil, err
 		}
-		in.batch = b
+		w.batch = b
 	}
-	// An entry is not the plugin's input: what the records layer corrects
-	// in the document made from it is not the agent's mistake to be told.
-	o.Now, o.Warn, o.Fixed = in.Now, in.warn, func(records.Fix) {}
-	return in.batch.Write(o)
+	return w.batch, nil
+}
+
+// tell passes on what a write tells but its auto-fixes: an entry is not
+// the plugin's input, and what the records layer corrects in the document
+// made from it is not the agent's mistake to be told.
+func (w *recordWrites) tell(warning records.Warning) {
+	if warning.Kind != records.AutoFix {
+		w.warn(warning.String())
+	}
+}
+
+// flush makes the records written so far durable and indexed: before the
+// markdown names a record by its id, the record is on disk.
+func (w *recordWrites) flush() error {
+	if w.batch == nil {
+		return nil
+	}
+	b := w.batch
+	w.batch = nil
+	return b.Finish()
 }
 
 func (in *ingester) reread(st *stored) error {
@@ -155,47 +195,6 @@ func (in *ingester) reread(st *stored) error {
 	rec.ID = st.rec.ID
 	st.rec, st.data = rec, data
 	return nil
-}
-
-func (in *ingester) shown(abs string) string { return records.IndexPath(in.root(), abs) }
-
-func (in *ingester) stamp() string { return in.Now.UTC().Format(time.RFC3339) }
-
-// newID is a free id for a new record of entry e: its title's slug, with
-// -2, -3, ... when a record file of that name exists (in any state).
-func (in *ingester) newID(e entry) string {
-	base := records.Slugify(e.Title)
-	if base == "" {
-		base = e.spec.category
-	}
-	for n := 1; ; n++ {
-		id := base
-		if n > 1 {
-			suffix := "-" + strconv.Itoa(n)
-			id = strings.TrimRight(base[:min(len(base), records.IDMax-len(suffix))], "-") + suffix
-		}
-		key := e.spec.category + "/" + id
-		if in.recs[key] == nil && !in.taken[key] {
-			if _, err := os.Lstat(filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")); errors.Is(err, fs.ErrNotExist) {
-				return id
-			}
-		}
-	}
-}
-
-// sortedRecords lists the records by category and id, so that an ingest
-// does the same thing whatever order maps iterate in.
-func (in *ingester) sortedRecords() []*stored {
-	keys := make([]string, 0, len(in.recs))
-	for k := range in.recs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]*stored, len(keys))
-	for i, k := range keys {
-		out[i] = in.recs[k]
-	}
-	return out
 }
 
 // decodeObject decodes a record's bytes as a JSON object, numbers exact.

@@ -65,11 +65,11 @@ func (h Home) readPairs() map[string]pair {
 // write is harmless.
 func (in *ingester) savePairs() {
 	var b strings.Builder
-	for key, e := range in.holders {
+	for key, e := range in.ids.holders {
 		p, ok := in.pairs[key]
 		if !ok {
 			st := in.recs[key]
-			if st == nil || in.touched[st.abs] || e.problem != "" {
+			if st == nil || in.records.touched[st.abs] || e.problem != "" {
 				continue
 			}
 			p = pair{key: st.fileKey, digest: e.digest()}
@@ -139,7 +139,7 @@ func (in *ingester) settle(held []*stored, pairs map[string]pair) error {
 	for _, st := range held {
 		key := st.key()
 		p := pairs[key]
-		if e := in.holders[key]; e != nil && e.problem == "" && e.digest() == p.digest {
+		if e := in.ids.holders[key]; e != nil && e.problem == "" && e.digest() == p.digest {
 			e.paired = true
 			in.pairs[key] = p
 			continue

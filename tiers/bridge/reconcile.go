@@ -1,8 +1,13 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -35,7 +40,7 @@ func (in *ingester) claim(held []*stored) ([]*stored, error) {
 			}
 		}
 	}
-	in.holders = map[string]*entry{}
+	in.ids.holders = map[string]*entry{}
 	for _, key := range keys {
 		es := named[key]
 		holder := es[0]
@@ -56,8 +61,8 @@ func (in *ingester) claim(held []*stored) ([]*stored, error) {
 				}
 			}
 		}
-		in.holders[key] = holder
-		in.claimed[key] = true
+		in.ids.holders[key] = holder
+		in.ids.claimed[key] = true
 		for _, e := range es {
 			if e != holder {
 				e.takenBy = holder
@@ -132,11 +137,11 @@ func (in *ingester) entry(f *viewFile, e entry) error {
 	}
 	switch st.rec.Status() {
 	case records.StatusRetired:
-		if err := in.lifecycle(f, e, st, "restore", "restored", "entry is back in memory/"+f.rel); err != nil {
+		if err := in.lifecycle(f, e, st, records.ActionRestore, "restored", "entry is back in memory/"+f.rel); err != nil {
 			return err
 		}
 	case records.StatusArchived:
-		if err := in.lifecycle(f, e, st, "unarchive", "unarchived", "entry is back in memory/"+f.rel); err != nil {
+		if err := in.lifecycle(f, e, st, records.ActionUnarchive, "unarchived", "entry is back in memory/"+f.rel); err != nil {
 			return err
 		}
 	}
@@ -149,23 +154,23 @@ func (in *ingester) entry(f *viewFile, e entry) error {
 func (in *ingester) join(f *viewFile, e entry) error {
 	title := strings.ToLower(records.SanitizeTitle(e.Title))
 	for _, st := range in.sortedRecords() {
-		if st.spec != e.spec || in.claimed[st.key()] || st.rec.Status() != records.StatusActive ||
+		if st.spec != e.spec || in.ids.claimed[st.key()] || st.rec.Status() != records.StatusActive ||
 			strings.ToLower(st.rec.Title) != title {
 			continue
 		}
-		in.claimed[st.key()] = true
+		in.ids.claimed[st.key()] = true
 		if e.spec.same(e.Entry, st.rec) {
-			if !in.fits(f, idGrowth(f, e, st.id)) {
+			if !in.edits.fits(f, idGrowth(f, e, st.id)) {
 				in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
 				return nil
 			}
 			in.note(Change{Action: "joined", Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
 				Detail: takenDetail(e, "the record and the entry say the same; the entry now carries its id"), IDWas: takenID(e)})
-			in.splice(f).render(e, st.rec)
+			in.edits.splice(f).render(e, st.rec)
 			return in.update(f, e, st, true)
 		}
-		in.claimed[st.key()] = false // not this entry's: it keeps an entry of its own
-		in.keep[st.key()] = true
+		in.ids.claimed[st.key()] = false // not this entry's: it keeps an entry of its own
+		in.ids.keep[st.key()] = true
 		return in.create(f, e, in.newID(e), "conflict",
 			fmt.Sprintf("differs from %s: both kept, the entry as a record of its own", in.shown(st.abs)))
 	}
@@ -175,18 +180,18 @@ func (in *ingester) join(f *viewFile, e entry) error {
 // create makes a record of entry e with id and writes the id into the
 // entry.
 func (in *ingester) create(f *viewFile, e entry, id, action, detail string) error {
-	if in.MaxCreates > 0 && in.created >= in.MaxCreates {
+	if in.MaxCreates > 0 && in.records.created >= in.MaxCreates {
 		in.report.Deferred++
 		return nil
 	}
-	if e.id != id && !in.fits(f, idGrowth(f, e, id)) {
+	if e.id != id && !in.edits.fits(f, idGrowth(f, e, id)) {
 		in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
 		return nil
 	}
-	in.created++
+	in.records.created++
 	abs := filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")
-	in.taken[e.spec.category+"/"+id] = true
-	in.claimed[e.spec.category+"/"+id] = true
+	in.ids.taken[e.spec.category+"/"+id] = true
+	in.ids.claimed[e.spec.category+"/"+id] = true
 	d := e.spec.newDoc(e.Entry, id, f.rel, in.stamp())
 	c := Change{Action: action, Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title,
 		Detail: takenDetail(e, detail), IDWas: takenID(e)}
@@ -194,8 +199,7 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 		in.note(c)
 		return nil
 	}
-	_, err := in.write(records.WriteOptions{Action: "create", Target: abs, Category: e.spec.category, Doc: d})
-	if err != nil {
+	if err := in.records.create(abs, e.spec.category, d); err != nil {
 		return in.failed(f, e, err)
 	}
 	rec, err := records.ReadRecord(abs)
@@ -204,7 +208,7 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 	}
 	in.note(c)
 	if e.id != id {
-		in.splice(f).render(e, rec)
+		in.edits.splice(f).render(e, rec)
 	}
 	return nil
 }
@@ -233,7 +237,7 @@ func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error 
 	if err != nil {
 		return err
 	}
-	if _, err := in.write(records.WriteOptions{Action: "update", Target: st.abs, Doc: d, Hash: records.Hash(st.data), KeepID: true}); err != nil {
+	if err := in.records.update(st.abs, d, records.Hash(st.data)); err != nil {
 		return in.failed(f, e, err)
 	}
 	if same && (named || joined) {
@@ -245,13 +249,13 @@ func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error 
 
 // lifecycle runs action (restore, unarchive, archive) on st because of
 // entry e.
-func (in *ingester) lifecycle(f *viewFile, e entry, st *stored, action, done, why string) error {
+func (in *ingester) lifecycle(f *viewFile, e entry, st *stored, action records.Action, done, why string) error {
 	c := Change{Action: done, Target: in.shown(st.abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: why}
 	if in.dry {
 		in.note(c)
 		return nil
 	}
-	if _, err := in.write(records.WriteOptions{Action: action, Target: st.abs, Reason: why}); err != nil {
+	if err := in.records.move(st.abs, action, why); err != nil {
 		return in.failed(f, e, err)
 	}
 	in.note(c)
@@ -268,7 +272,7 @@ func (in *ingester) archivedEntry(f *viewFile, e entry) error {
 	if st == nil || st.rec.Status() != records.StatusActive {
 		return nil
 	}
-	return in.lifecycle(f, e, st, "archive", "archived", "entry moved to memory/"+f.rel)
+	return in.lifecycle(f, e, st, records.ActionArchive, "archived", "entry moved to memory/"+f.rel)
 }
 
 // unclaimed handles the active records no entry names: one that was shown
@@ -277,21 +281,21 @@ func (in *ingester) archivedEntry(f *viewFile, e entry) error {
 func (in *ingester) unclaimed() error {
 	var render []*stored
 	for _, st := range in.sortedRecords() {
-		if in.claimed[st.key()] || st.rec.Status() != records.StatusActive {
+		if in.ids.claimed[st.key()] || st.rec.Status() != records.StatusActive {
 			continue
 		}
 		file := "memory/" + st.spec.homeFile(st.rec)
-		if in.unreadable[file] {
+		if in.unreadable(file) {
 			continue
 		}
-		if st.spec.hasView(st.rec) && !in.keep[st.key()] {
+		if st.spec.hasView(st.rec) && !in.ids.keep[st.key()] {
 			why := "entry removed from " + file
 			if in.Reason != "" {
 				why += " (" + in.Reason + ")"
 			}
 			c := Change{Action: "retired", Target: in.shown(st.abs), File: file, Title: st.rec.Title, Detail: why}
 			if !in.dry {
-				if _, err := in.write(records.WriteOptions{Action: "retire", Target: st.abs, Reason: why}); err != nil {
+				if err := in.records.move(st.abs, records.ActionRetire, why); err != nil {
 					in.report.Problems = append(in.report.Problems, Problem{File: in.shown(st.abs), Line: 1, Title: st.rec.Title, Problem: err.Error()})
 					continue
 				}
@@ -304,7 +308,7 @@ func (in *ingester) unclaimed() error {
 	for _, st := range render {
 		file := st.spec.homeFile(st.rec)
 		f := fileNamed(&in.files, file)
-		if !in.fits(f, len(st.spec.block(st.rec, lineEnding(f.src)))+4*len(lineEnding(f.src))) {
+		if !in.edits.fits(f, len(st.spec.block(st.rec, lineEnding(f.src)))+4*len(lineEnding(f.src))) {
 			in.report.Problems = append(in.report.Problems, Problem{File: in.shown(st.abs), Line: 1, Title: st.rec.Title,
 				Problem: "not rendered: " + in.overflow(f, "its entry")})
 			continue
@@ -312,9 +316,57 @@ func (in *ingester) unclaimed() error {
 		in.note(Change{Action: "rendered", Target: in.shown(st.abs), File: "memory/" + file, Title: st.rec.Title,
 			Detail: "the record had no entry"})
 		if !in.dry {
-			in.splice(f).add(st.spec, []*records.Record{st.rec})
-			in.shownIn = append(in.shownIn, shownIn{st, file})
+			in.edits.splice(f).add(st.spec, []*records.Record{st.rec})
+			in.edits.shownIn = append(in.edits.shownIn, shownIn{st, file})
 		}
 	}
 	return nil
+}
+
+// failed turns a records error about one entry into a problem; other
+// errors stop the ingest.
+func (in *ingester) failed(f *viewFile, e entry, err error) error {
+	var rerr *records.Error
+	if errors.As(err, &rerr) {
+		in.report.Problems = append(in.report.Problems, entryProblem(f, e, rerr.Error()))
+		return nil
+	}
+	return err
+}
+
+// newID is a free id for a new record of entry e: its title's slug, with
+// -2, -3, ... when a record file of that name exists (in any state).
+func (in *ingester) newID(e entry) string {
+	base := records.Slugify(e.Title)
+	if base == "" {
+		base = e.spec.category
+	}
+	for n := 1; ; n++ {
+		id := base
+		if n > 1 {
+			suffix := "-" + strconv.Itoa(n)
+			id = strings.TrimRight(base[:min(len(base), records.IDMax-len(suffix))], "-") + suffix
+		}
+		key := e.spec.category + "/" + id
+		if in.recs[key] == nil && !in.ids.taken[key] {
+			if _, err := os.Lstat(filepath.Join(in.root(), records.Folder(e.spec.category), id+".json")); errors.Is(err, fs.ErrNotExist) {
+				return id
+			}
+		}
+	}
+}
+
+// sortedRecords lists the records by category and id, so that an ingest
+// does the same thing whatever order maps iterate in.
+func (in *ingester) sortedRecords() []*stored {
+	keys := make([]string, 0, len(in.recs))
+	for k := range in.recs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*stored, len(keys))
+	for i, k := range keys {
+		out[i] = in.recs[k]
+	}
+	return out
 }

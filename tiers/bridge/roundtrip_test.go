@@ -132,7 +132,7 @@ func TestRoundTripRenderThenIngest(t *testing.T) {
 			case "note":
 				content = map[string]any{"body": text() + "\n\n" + text() + "\n- item\n  ```\n  ### not a heading\n  ```"}
 			}
-			_, err := records.Write(records.WriteOptions{Action: "create", Root: h.root(), Category: cat, Now: testNow,
+			_, err := h.writeWith(nil, writeOp{Action: "create", Category: cat,
 				Target: h.recordPath(cat, fmt.Sprintf("rec-%d", j)),
 				Doc:    map[string]any{"title": title, "tags": []any{"t"}, "content": content}})
 			if err != nil {
@@ -158,7 +158,7 @@ func loadAll(t *testing.T, h Home) []*stored {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &ingester{recs: recs}
+	in := &ingester{seen: seen{recs: recs}}
 	return in.sortedRecords()
 }
 

@@ -21,7 +21,7 @@ func TestWriteRenewsTheStamp(t *testing.T) {
 		t.Fatal(err)
 	}
 	d["content"].(map[string]any)["context"] = "rendered"
-	h.write(t, records.WriteOptions{Action: "update", Target: target, Doc: d, Hash: records.Hash([]byte(data))})
+	h.write(t, writeOp{Action: "update", Target: target, Doc: d, Hash: records.Hash([]byte(data))})
 	keys, err := h.stateKeys()
 	if err != nil {
 		t.Fatal(err)

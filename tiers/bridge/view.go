@@ -38,9 +38,9 @@ type view struct {
 // Sync ingests hand edits. What it changes and the entries it leaves
 // alone are notes on stderr: the write itself goes on.
 func (v *view) Sync(held *records.Lock) error {
-	v.h.held = held
-	rep, step, err := v.h.ingestFiles(false, true)
-	v.step, v.wrote, v.stored, v.gone = step, map[string][]byte{}, map[string]bool{}, map[string]bool{}
+	res, err := v.h.ingestFiles(held, ingestForView)
+	rep := res.report
+	v.step, v.wrote, v.stored, v.gone = res.step, map[string][]byte{}, map[string]bool{}, map[string]bool{}
 	for _, c := range rep.Changes {
 		v.h.warn("[INGEST] " + c.String())
 	}

@@ -49,8 +49,12 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 			if h.HasView() {
 				view = h.View() // the record's entry follows it, as with records write
 			}
-			_, err = records.Write(records.WriteOptions{Action: "update", Root: j.layout.RecordsDir(), Target: abs, Doc: doc,
-				Hash: records.Hash(cur), KeepID: true, Now: now, Warn: warn, View: view})
+			target, err := records.ResolveTarget(j.layout.RecordsDir(), "", abs, records.ActionUpdate, "")
+			if err != nil {
+				return err
+			}
+			_, err = records.Write(records.WriteRequest{Action: records.ActionUpdate, Target: target, Input: records.InputOf(doc),
+				Hash: records.Hash(cur), KeepID: true, Now: now, Warn: records.WarnLines(warn), View: view})
 			return err
 		}
 	}

@@ -7,18 +7,12 @@ import (
 	"time"
 )
 
-// Fix is a mistake of a record's input corrected instead of refused.
-type Fix struct{ Field, What string }
-
-// String is the fix as the plugin prints it.
-func (f Fix) String() string { return "[AUTO-FIX] " + f.Field + ": " + f.What }
-
 // autoFix corrects the trivial mistakes of the claude-memory plugin's
-// auto-fix list instead of failing, telling fixed each. Tags are
+// auto-fix list instead of failing, telling warn each as an AutoFix. Tags are
 // normalized but not capped here: create caps them, update's merge
 // decides what to evict.
-func autoFix(d doc, create bool, now time.Time, fixed func(Fix)) {
-	fix := func(field, what string) { fixed(Fix{field, what}) }
+func autoFix(d doc, create bool, now time.Time, warn func(Warning)) {
+	fix := fixTo(warn)
 	if d.str("schema_version") == "" {
 		d["schema_version"] = "1.0"
 		fix("schema_version", "set to 1.0")
@@ -82,10 +76,10 @@ func fixTags(d doc, fix func(field, what string)) {
 }
 
 // capTags keeps the first TagCap tags (sorted) on create.
-func capTags(d doc, fixed func(Fix)) {
+func capTags(d doc, warn func(Warning)) {
 	tags := d.strings("tags")
 	if len(tags) > TagCap {
 		d["tags"] = anyList(tags[:TagCap])
-		fixed(Fix{"tags", "truncated to " + strconv.Itoa(TagCap) + ": dropped " + strings.Join(tags[TagCap:], ",")})
+		fixTo(warn)("tags", "truncated to "+strconv.Itoa(TagCap)+": dropped "+strings.Join(tags[TagCap:], ","))
 	}
 }

@@ -3,6 +3,7 @@ package records
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 )
@@ -17,12 +18,17 @@ import (
 // Crash safety is the pending mark's: StartBatch marks the whole index for
 // repair, so a batch killed before Finish leaves a mark that makes the
 // next writer rebuild the index from the record files.
+//
+// Its writes are the bridge's: a document made from an entry (never the
+// plugin's input file), an update that keeps the record's id, a status
+// move; each refusal is an *Error about that write alone.
 type Batch struct {
 	held  *Lock
 	root  string
+	now   time.Time
+	warn  func(Warning)
 	lines map[string]*Entry // index path -> its line after the batch; nil: none
 	order []string
-	warn  func(string)
 	files []string // written, to sync at Finish
 }
 
@@ -30,27 +36,65 @@ type Batch struct {
 // the whole index.
 const rebuildMark = "*"
 
-// StartBatch begins a batch of writes under held, the lock of the root
-// they write in, which the caller holds until the batch's Finish.
-func StartBatch(held *Lock, warn func(string)) (*Batch, error) {
+// StartBatch begins a batch of writes at now under held, the lock of the
+// root they write in, which the caller holds until the batch's Finish.
+// warn is told what the writes tell (nil drops it).
+func StartBatch(held *Lock, now time.Time, warn func(Warning)) (*Batch, error) {
 	if err := markPending(held.root, []string{rebuildMark}); err != nil {
 		return nil, err
 	}
-	return &Batch{held: held, root: held.root, lines: map[string]*Entry{}, warn: warn}, nil
+	return &Batch{held: held, root: held.root, now: now, warn: warn, lines: map[string]*Entry{}}, nil
 }
 
-// Write is one write of the batch: under the batch's lock, its sync and
-// its index update deferred to Finish.
-func (b *Batch) Write(o WriteOptions) (Answer, error) {
-	o.Root, o.batch = b.root, b
-	return Write(o)
+// Create creates the record file abs of category from d (filled in by
+// the write).
+func (b *Batch) Create(abs, category string, d map[string]any) error {
+	return b.write(WriteRequest{Action: ActionCreate, Input: InputOf(d)}, abs, category)
+}
+
+// Update replaces the record at abs by d, keeping its id whatever its
+// title, when the record still has the hash it was read with.
+func (b *Batch) Update(abs string, d map[string]any, hash string) error {
+	return b.write(WriteRequest{Action: ActionUpdate, Input: InputOf(d), Hash: hash, KeepID: true}, abs, "")
+}
+
+// Move runs a status move (retire, archive, unarchive, restore) on the
+// record at abs, for reason.
+func (b *Batch) Move(abs string, action Action, reason string) error {
+	if action.TakesInput() {
+		return fmt.Errorf("records batch: %s is not a status move", action)
+	}
+	return b.write(WriteRequest{Action: action, Reason: reason}, abs, "")
+}
+
+// write is r on the record file abs (of category, when not ""), one write
+// of the batch: under the batch's lock, its sync and its index update
+// deferred to Finish. The path is checked as a caller's would be: a
+// category folder that leads out of the root through a symlink is
+// refused.
+func (b *Batch) write(r WriteRequest, abs, category string) error {
+	t, err := ResolveTarget(b.root, "", abs, r.Action, category)
+	if err != nil {
+		return err
+	}
+	r.Target, r.Now, r.Warn = t, b.now, b.warn
+	_, err = write(r, b)
+	return err
+}
+
+// lock is the lock the batch writes under; nil for no batch.
+func (b *Batch) lock() *Lock {
+	if b == nil {
+		return nil
+	}
+	return b.held
 }
 
 func (b *Batch) store(w *writer, d doc, data []byte, renamedFrom string) error {
-	if err := atomicfile.WriteFileUnsynced(w.t.abs, data, 0o644); err != nil {
+	if err := atomicfile.WriteFileUnsynced(w.Target.abs, data, 0o644); err != nil {
 		return fmt.Errorf("write record: %w", err)
 	}
-	b.files = append(b.files, w.t.abs)
+	b.files = append(b.files, w.Target.abs)
 	drop, add := w.indexChange(d, renamedFrom)
 	for _, p := range drop {
 		b.set(p, nil)
@@ -86,7 +130,7 @@ func (b *Batch) Finish() error {
 				add = append(add, *e)
 			}
 		}
-		if err := updateIndex(b.root, b.order, add, b.warn); err != nil {
+		if err := updateIndex(b.root, b.order, add, noteTo(b.warn)); err != nil {
 			return err
 		}
 	}

@@ -67,7 +67,7 @@ func BenchmarkWriteCreate(b *testing.B) {
 	os.WriteFile(in, []byte(`{"title":"Bench","tags":["b"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`), 0o644)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, err := Write(WriteOptions{Action: "create", Category: "decision", Root: root, Now: testNow,
+		_, err := writeFlags(flags{Action: "create", Category: "decision", Root: root, Now: testNow,
 			Target: fmt.Sprintf("decisions/bench-%d.json", i), Input: in})
 		if err != nil {
 			b.Fatal(err)
@@ -90,7 +90,7 @@ func BenchmarkWriteUpdate(b *testing.B) {
 		out, _ := d.bytes()
 		os.WriteFile(in, out, 0o644)
 		b.StartTimer()
-		if _, err := Write(WriteOptions{Action: "update", Root: root, Now: testNow, Target: "decisions/decision-00001.json",
+		if _, err := writeFlags(flags{Action: "update", Root: root, Now: testNow, Target: "decisions/decision-00001.json",
 			Input: in, Hash: Hash(data)}); err != nil {
 			b.Fatal(err)
 		}

@@ -53,11 +53,11 @@ func Draft(o DraftOptions) (Answer, error) {
 		return nil, newError(ErrInput, "field", "--candidate-file", "error", "required for update",
 			"fix", "Pass the candidate.path from records candidate")
 	}
-	in, err := readInput(o.InputFile, o.Root)
+	in, err := ReadInput(o.InputFile, o.Root)
 	if err != nil {
 		return nil, err
 	}
-	assembled, err := Assemble(o, in)
+	assembled, err := Assemble(o, in.doc)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func Assemble(o DraftOptions, in map[string]any) (map[string]any, error) {
 	} else if d, err = draftUpdate(in, o); err != nil {
 		return nil, err
 	}
-	autoFix(d, o.Action == "create", o.Now, func(f Fix) { o.Warn(f.String()) })
+	autoFix(d, o.Action == "create", o.Now, func(w Warning) { o.Warn(w.String()) })
 	return d, nil
 }
 

@@ -120,8 +120,8 @@ func sortOldestFirst(recs []Scanned) {
 
 func retireForWindow(root, abs string, now time.Time, warn func(string)) error {
 	w := &writer{
-		WriteOptions: WriteOptions{Action: "retire", Root: root, Now: now, Reason: WindowReason, Warn: warn},
-		t:            target{abs: abs, category: "session_summary", shown: IndexPath(root, abs)},
+		WriteRequest: WriteRequest{Action: ActionRetire, Target: targetAt(root, abs, "session_summary"), Now: now,
+			Reason: WindowReason, Warn: WarnLines(warn)},
 	}
 	_, err := w.lifecycle()
 	return err

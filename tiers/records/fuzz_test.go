@@ -20,7 +20,7 @@ func FuzzRecordJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		autoFix(d, true, testNow, func(Fix) {})
+		autoFix(d, true, testNow, nil)
 		out, err := d.bytes()
 		if err != nil {
 			t.Fatalf("encode after auto-fix: %v", err)

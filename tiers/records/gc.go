@@ -87,8 +87,8 @@ func collect(root string, s Scanned, archive bool, now time.Time) error {
 		return os.Remove(s.Abs)
 	}
 	w := &writer{
-		WriteOptions: WriteOptions{Root: root, Now: now, Reason: "Garbage collected after the retirement grace period"},
-		t:            target{abs: s.Abs, category: s.Record.Category, shown: IndexPath(root, s.Abs)},
+		WriteRequest: WriteRequest{Target: targetAt(root, s.Abs, s.Record.Category), Now: now,
+			Reason: "Garbage collected after the retirement grace period"},
 	}
 	_, d, err := w.readStored()
 	if err != nil {

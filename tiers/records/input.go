@@ -90,7 +90,10 @@ func inStaging(real, root string) bool {
 	return within(staging, real)
 }
 
-func readInput(p, root string) (doc, error) {
+// ReadInput reads the input file p of a create or an update (see
+// CheckInputPath): a JSON object of at most maxInput bytes. Its mistakes
+// are SECURITY_ERROR and INPUT_ERROR blocks.
+func ReadInput(p, root string) (*Input, error) {
 	real, err := CheckInputPath(p, root)
 	if err != nil {
 		return nil, err
@@ -108,7 +111,7 @@ func readInput(p, root string) (doc, error) {
 		return nil, newError(ErrInput, "input", p, "error", "invalid JSON: "+err.Error(),
 			"fix", "Write one well-formed JSON object")
 	}
-	return d, nil
+	return &Input{doc: d, file: p}, nil
 }
 
 // nullableFields are the optional fields the plugin's model types as

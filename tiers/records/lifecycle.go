@@ -16,7 +16,7 @@ func (w *writer) lifecycle() (Answer, error) {
 		err = w.checkHash(data)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, newError(w.errKind(), "target", w.t.shown, "error", "target does not exist",
+		return nil, newError(w.errKind(), "target", w.Target.shown, "error", "target does not exist",
 			"fix", "Check the path (records index --query can find it)")
 	}
 	if err != nil {
@@ -24,16 +24,16 @@ func (w *writer) lifecycle() (Answer, error) {
 	}
 	var ans Answer
 	switch w.Action {
-	case "retire":
+	case ActionRetire:
 		ans, err = w.retire(d)
-	case "archive":
+	case ActionArchive:
 		ans, err = w.archive(d)
-	case "unarchive":
+	case ActionUnarchive:
 		ans, err = w.unarchive(d)
-	case "restore":
+	case ActionRestore:
 		ans, err = w.restore(d)
 	default:
-		return nil, newError(ErrInput, "field", "--action", "got", w.Action, "fix", "Use one of create, update, retire, delete, archive, unarchive, restore")
+		return nil, newError(ErrInput, "field", "--action", "got", string(w.Action), "fix", "Use one of create, update, retire, delete, archive, unarchive, restore")
 	}
 	if status, _ := ans.Get("status").(string); err != nil || strings.HasPrefix(status, "already_") {
 		return ans, err
@@ -49,17 +49,17 @@ func (w *writer) lifecycle() (Answer, error) {
 // spelling the caller used: DELETE_ERROR for --action delete (the claude-memory plugin),
 // RETIRE_ERROR for --action retire (the plugin's current name).
 func (w *writer) errKind() string {
-	if w.Action == "retire" && w.spelledDelete {
+	if w.Action == ActionRetire && w.spelledDelete {
 		return ErrDelete
 	}
-	return map[string]string{"retire": ErrRetire, "archive": ErrArchive, "unarchive": ErrUnarchive, "restore": ErrRestore}[w.Action]
+	return map[Action]string{ActionRetire: ErrRetire, ActionArchive: ErrArchive, ActionUnarchive: ErrUnarchive, ActionRestore: ErrRestore}[w.Action]
 }
 
 // wrongStatus is the block for a lifecycle action refused by the record's
 // current status, worded as the plugin words it ("Only active memories
 // can be archived.") so callers that parse it keep working.
 func (w *writer) wrongStatus(d doc, why, fix string) error {
-	return newError(w.errKind(), "target", w.t.shown, "record_status", d.status(), "error", why, "fix", fix)
+	return newError(w.errKind(), "target", w.Target.shown, "record_status", d.status(), "error", why, "fix", fix)
 }
 
 func (w *writer) reason(def string) string {
@@ -72,7 +72,7 @@ func (w *writer) reason(def string) string {
 func (w *writer) retire(d doc) (Answer, error) {
 	switch d.status() {
 	case StatusRetired:
-		return Answer{{"status", "already_retired"}, {"target", w.t.shown}}, nil
+		return Answer{{"status", "already_retired"}, {"target", w.Target.shown}}, nil
 	case StatusArchived:
 		return nil, w.wrongStatus(d, "Archived memories must be unarchived before retiring.", "Run --action unarchive first")
 	}
@@ -82,7 +82,7 @@ func (w *writer) retire(d doc) (Answer, error) {
 func (w *writer) archive(d doc) (Answer, error) {
 	switch d.status() {
 	case StatusArchived:
-		return Answer{{"status", "already_archived"}, {"target", w.t.shown}}, nil
+		return Answer{{"status", "already_archived"}, {"target", w.Target.shown}}, nil
 	case StatusRetired:
 		return nil, w.wrongStatus(d, "Only active memories can be archived.", "Run --action restore first")
 	}
@@ -99,7 +99,7 @@ func (w *writer) settle(d doc, status, other, verb string) Answer {
 	delete(d, other+"_at")
 	delete(d, other+"_reason")
 	d.appendChange(statusChange(w.now(), verb+": "+reason, was, status))
-	return Answer{{"status", status}, {"target", w.t.shown}, {"reason", reason}}
+	return Answer{{"status", status}, {"target", w.Target.shown}, {"reason", reason}}
 }
 
 // reactivate brings d back to active from the end state from, dropping
@@ -109,7 +109,7 @@ func (w *writer) reactivate(d doc, from, summary, answer string) Answer {
 	delete(d, from+"_at")
 	delete(d, from+"_reason")
 	d.appendChange(statusChange(w.now(), summary, from, StatusActive))
-	return Answer{{"status", answer}, {"target", w.t.shown}}
+	return Answer{{"status", answer}, {"target", w.Target.shown}}
 }
 
 func (w *writer) unarchive(d doc) (Answer, error) {
@@ -123,15 +123,15 @@ func (w *writer) unarchive(d doc) (Answer, error) {
 // (delete.grace_period_days) has not run out.
 func (w *writer) restore(d doc) (Answer, error) {
 	if d.status() == StatusActive {
-		return Answer{{"status", "already_active"}, {"target", w.t.shown}}, nil
+		return Answer{{"status", "already_active"}, {"target", w.Target.shown}}, nil
 	}
 	if d.status() != StatusRetired {
 		return nil, w.wrongStatus(d, "Only retired memories can be restored.", "Use --action unarchive for an archived record")
 	}
-	cfg := configOrDefault(w.Root, w.Warn)
+	cfg := configOrDefault(w.root(), w.note)
 	grace := time.Duration(cfg.GracePeriodDays) * 24 * time.Hour
 	if at, err := parseStamp(d.str("retired_at")); err == nil && w.Now.Sub(at) > grace {
-		return nil, newError(ErrRestore, "target", w.t.shown, "retired_at", d.str("retired_at"),
+		return nil, newError(ErrRestore, "target", w.Target.shown, "retired_at", d.str("retired_at"),
 			"error", fmt.Sprintf("the grace period of %d days has passed", cfg.GracePeriodDays),
 			"fix", "Create a new record instead")
 	}

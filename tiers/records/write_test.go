@@ -3,6 +3,7 @@ package records
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,12 +59,40 @@ func (f *fixture) edited(edit func(doc)) string {
 	return f.file(".staging/input.json", string(out))
 }
 
-func (f *fixture) write(o WriteOptions) (Answer, error) {
+func (f *fixture) write(o flags) (Answer, error) {
 	o.Root, o.Now = f.root, testNow
 	if o.Target == "" {
 		o.Target = "decisions/use-jwt.json"
 	}
-	return Write(o)
+	return writeFlags(o)
+}
+
+// flags are the flags of records write.
+type flags struct {
+	Action, Target, Category, Input, Hash, Reason string
+	Root                                          string
+	Now                                           time.Time
+	View                                          View
+}
+
+// writeFlags is records write: its flags read into a request, then the
+// write.
+func writeFlags(o flags) (Answer, error) {
+	a, ok := ParseAction(o.Action)
+	if !ok {
+		return nil, fmt.Errorf("invalid --action %q", o.Action)
+	}
+	t, err := ResolveTarget(o.Root, "", o.Target, a, o.Category)
+	if err != nil {
+		return nil, err
+	}
+	var in *Input
+	if a.TakesInput() {
+		if in, err = ReadInput(o.Input, o.Root); err != nil {
+			return nil, err
+		}
+	}
+	return Write(WriteRequest{Action: a, Target: t, Input: in, Hash: o.Hash, Reason: o.Reason, Now: o.Now, View: o.View})
 }
 
 func addChange(d doc) {
@@ -94,7 +123,7 @@ func TestMergeProtections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			_, err := f.write(WriteOptions{Action: "update", Input: f.edited(tt.edit)})
+			_, err := f.write(flags{Action: "update", Input: f.edited(tt.edit)})
 			if tt.field == "" {
 				if err != nil {
 					t.Fatalf("want success, got %v", err)
@@ -115,26 +144,26 @@ func TestTagEvictionAtCap(t *testing.T) {
 	for _, c := range "abcdefghijkl" {
 		twelve = append(twelve, "t"+string(c))
 	}
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = twelve[:10]; addChange(d) })}); err == nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(func(d doc) { d["tags"] = twelve[:10]; addChange(d) })}); err == nil {
 		t.Fatal("dropping old tags below the cap must fail")
 	}
 	f = newFixture(t)
 	full := append([]any{"auth", "jwt"}, twelve[:10]...)
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = full; addChange(d) })}); err != nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(func(d doc) { d["tags"] = full; addChange(d) })}); err != nil {
 		t.Fatal(err)
 	}
 	// At the cap: evicting one old tag to add a new one is allowed and logged.
 	swap := append([]any{"new-tag"}, full[1:]...)
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap; addChange(d) })}); err != nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap; addChange(d) })}); err != nil {
 		t.Fatal(err)
 	}
 	// At the cap: dropping without adding is refused.
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap[1:]; addChange(d) })}); err == nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(func(d doc) { d["tags"] = swap[1:]; addChange(d) })}); err == nil {
 		t.Fatal("eviction without addition must fail")
 	}
 	// Over the cap: adding two keeps 12, evicting old tags, logged in changes.
 	over := append([]any{"x-one", "x-two"}, swap...)
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(func(d doc) { d["tags"] = over; addChange(d) })}); err != nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(func(d doc) { d["tags"] = over; addChange(d) })}); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
@@ -146,7 +175,7 @@ func TestTagEvictionAtCap(t *testing.T) {
 func TestChangesFIFO(t *testing.T) {
 	f := newFixture(t)
 	for i := 0; i < ChangesCap+5; i++ {
-		if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange)}); err != nil {
+		if _, err := f.write(flags{Action: "update", Input: f.edited(addChange)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -158,44 +187,44 @@ func TestChangesFIFO(t *testing.T) {
 
 func TestOCCConflict(t *testing.T) {
 	f := newFixture(t)
-	_, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange), Hash: "0123456789abcdef0123456789abcdef"})
+	_, err := f.write(flags{Action: "update", Input: f.edited(addChange), Hash: "0123456789abcdef0123456789abcdef"})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrOCC {
 		t.Fatalf("want OCC_CONFLICT, got %v", err)
 	}
 	data, _ := os.ReadFile(filepath.Join(f.root, "decisions/use-jwt.json"))
-	if _, err := f.write(WriteOptions{Action: "update", Input: f.edited(addChange), Hash: Hash(data)}); err != nil {
+	if _, err := f.write(flags{Action: "update", Input: f.edited(addChange), Hash: Hash(data)}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestAntiResurrection(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.write(WriteOptions{Action: "retire", Reason: "wrong"}); err != nil {
+	if _, err := f.write(flags{Action: "retire", Reason: "wrong"}); err != nil {
 		t.Fatal(err)
 	}
 	in := f.file(".staging/new.json", `{"title":"Use JWT","tags":["auth"],"content":{"status":"accepted","context":"c","decision":"d","rationale":["r"]}}`)
-	_, err := f.write(WriteOptions{Action: "create", Category: "decision", Input: in})
+	_, err := f.write(flags{Action: "create", Category: "decision", Input: in})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrResurrection {
 		t.Fatalf("want ANTI_RESURRECTION_ERROR, got %v", err)
 	}
 	later := testNow.Add(25 * time.Hour)
-	if _, err := Write(WriteOptions{Action: "create", Category: "decision", Input: in, Root: f.root, Now: later, Target: "decisions/use-jwt.json"}); err != nil {
+	if _, err := writeFlags(flags{Action: "create", Category: "decision", Input: in, Root: f.root, Now: later, Target: "decisions/use-jwt.json"}); err != nil {
 		t.Fatalf("after 24h: %v", err)
 	}
 }
 
 func TestRestoreGracePeriod(t *testing.T) {
 	f := newFixture(t)
-	f.write(WriteOptions{Action: "retire"})
+	f.write(flags{Action: "retire"})
 	late := testNow.Add(31 * 24 * time.Hour)
-	_, err := Write(WriteOptions{Action: "restore", Root: f.root, Now: late, Target: "decisions/use-jwt.json"})
+	_, err := writeFlags(flags{Action: "restore", Root: f.root, Now: late, Target: "decisions/use-jwt.json"})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrRestore {
 		t.Fatalf("want RESTORE_ERROR after the grace period, got %v", err)
 	}
-	if ans, err := f.write(WriteOptions{Action: "restore"}); err != nil || ans.Get("status") != "restored" {
+	if ans, err := f.write(flags{Action: "restore"}); err != nil || ans.Get("status") != "restored" {
 		t.Fatalf("restore: %v %v", ans, err)
 	}
 }
@@ -205,14 +234,14 @@ func TestPathsConfined(t *testing.T) {
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(f.root, "runbooks"))
 	for _, target := range []string{"../x.json", "/etc/passwd.json", "decisions/../../x.json", "runbooks/evil.json", "misc/x.json", "decisions/x.txt"} {
-		_, err := f.write(WriteOptions{Action: "retire", Target: target})
+		_, err := f.write(flags{Action: "retire", Target: target})
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != ErrPath {
 			t.Errorf("%s: want PATH_ERROR, got %v", target, err)
 		}
 	}
 	for _, input := range []string{"/etc/passwd", "/tmp/other.json", filepath.Join(f.root, ".staging", "..", "decisions", "use-jwt.json")} {
-		_, err := f.write(WriteOptions{Action: "update", Input: input})
+		_, err := f.write(flags{Action: "update", Input: input})
 		var e *Error
 		if !errors.As(err, &e) || (e.Kind != ErrSecurity && e.Kind != ErrInput) {
 			t.Errorf("input %s: want SECURITY_ERROR, got %v", input, err)
@@ -248,7 +277,7 @@ func TestLockTimesOut(t *testing.T) {
 	old := LockTimeout
 	LockTimeout = 100 * time.Millisecond
 	defer func() { LockTimeout = old }()
-	_, err = f.write(WriteOptions{Action: "retire"})
+	_, err = f.write(flags{Action: "retire"})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrLock {
 		t.Fatalf("want LOCK_ERROR, got %v", err)
@@ -262,13 +291,13 @@ func TestLockTimesOut(t *testing.T) {
 func TestInputFromAnyDirectory(t *testing.T) {
 	f := newFixture(t)
 	f.file(".staging/rel.json", `{"title":"Runbook","tags":["ops"],"content":{"trigger":"t","steps":["s"],"verification":"v"}}`)
-	_, err := f.write(WriteOptions{Action: "create", Category: "runbook", Target: "runbooks/runbook.json",
+	_, err := f.write(flags{Action: "create", Category: "runbook", Target: "runbooks/runbook.json",
 		Input: "memory/records/.staging/rel.json"})
 	if err != nil {
 		t.Fatalf("relative input read from the base: %v", err)
 	}
 	big := f.file(".staging/big.json", `{"title":"`+strings.Repeat("x", maxInput)+`"}`)
-	_, err = f.write(WriteOptions{Action: "create", Category: "runbook", Target: "runbooks/big.json", Input: big})
+	_, err = f.write(flags{Action: "create", Category: "runbook", Target: "runbooks/big.json", Input: big})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrInput {
 		t.Fatalf("oversized input: %v", err)
@@ -297,7 +326,7 @@ func TestSlugAndTitleChange(t *testing.T) {
 func TestUpdateInheritsOmittedFields(t *testing.T) {
 	f := newFixture(t)
 	in := f.file(".staging/partial.json", `{"content":{"status":"deprecated","context":"c","decision":"jwt","rationale":["stateless"]}}`)
-	if _, err := f.write(WriteOptions{Action: "update", Input: in}); err != nil {
+	if _, err := f.write(flags{Action: "update", Input: in}); err != nil {
 		t.Fatalf("partial update: %v", err)
 	}
 	r, _ := ReadRecord(filepath.Join(f.root, "decisions/use-jwt.json"))
@@ -314,12 +343,12 @@ func TestIncrementalIndexMatchesRebuild(t *testing.T) {
 	for i, title := range []string{"Zeta rule", "alpha Rule", "Mid -> way #tags:x", "alpha rule"} {
 		in := f.file(".staging/c.json", `{"title":`+quote(title)+`,"tags":["T`+string(rune('a'+i))+`","shared"],
 		"content":{"kind":"policy","rule":"r","impact":["i"],"severity":"low","active":true}}`)
-		if _, err := f.write(WriteOptions{Action: "create", Category: "constraint", Input: in,
+		if _, err := f.write(flags{Action: "create", Category: "constraint", Input: in,
 			Target: "constraints/c-" + string(rune('a'+i)) + ".json"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	steps := []WriteOptions{
+	steps := []flags{
 		{Action: "update", Input: f.edited(func(d doc) { d["title"] = "Entirely different wording here"; addChange(d) })},
 		{Action: "retire", Target: "constraints/c-b.json"},
 		{Action: "archive", Target: "constraints/c-c.json"},
@@ -339,7 +368,7 @@ func TestIncrementalIndexMatchesRebuild(t *testing.T) {
 
 func TestLifecycleHonoursHash(t *testing.T) {
 	f := newFixture(t)
-	_, err := f.write(WriteOptions{Action: "retire", Hash: "ffffffffffffffffffffffffffffffff"})
+	_, err := f.write(flags{Action: "retire", Hash: "ffffffffffffffffffffffffffffffff"})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != ErrOCC {
 		t.Fatalf("want OCC_CONFLICT, got %v", err)
@@ -401,7 +430,7 @@ func (v spoilingView) Render(*Record, string) (string, error) {
 // view, or stored its record, says so in its error.
 func TestFailedWriteSaysWhatWasDone(t *testing.T) {
 	f := newFixture(t)
-	_, err := f.write(WriteOptions{Action: "retire", View: spoilingView{f.root}})
+	_, err := f.write(flags{Action: "retire", View: spoilingView{f.root}})
 	index := filepath.Join(f.root, IndexFile)
 	want := "read index: " + index + ": a directory, not a regular file; refusing to open it" +
 		" (memory/records/decisions/use-jwt.json is stored, but the index is not updated: a mark left for it makes the next records write do it)"
@@ -414,7 +443,7 @@ func TestFailedWriteSaysWhatWasDone(t *testing.T) {
 	}
 	// The next write fails in the repair the mark asks for, before it
 	// changes anything.
-	_, err = f.write(WriteOptions{Action: "restore"})
+	_, err = f.write(flags{Action: "restore"})
 	if err == nil || err.Error() != "read index: "+index+": a directory, not a regular file; refusing to open it" {
 		t.Fatalf("next write: %v", err)
 	}

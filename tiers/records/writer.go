@@ -15,40 +15,46 @@ import (
 )
 
 // writer carries one write operation's state under the lock.
+// Its Target moves with a rename.
 type writer struct {
-	WriteOptions
-	t             target
-	spelledDelete bool // the caller said delete, not retire
+	WriteRequest
+	spelledDelete bool   // the caller said delete, not retire
+	batch         *Batch // the batch it writes in, or nil
 }
 
 func (w *writer) now() string { return stamp(w.Now) }
 
+func (w *writer) root() string { return w.Target.root }
+
+// note tells the caller a line for stderr.
+func (w *writer) note(s string) { noteTo(w.Warn)(s) }
+
 // readStored reads the target inside the lock. A missing file is
 // fs.ErrNotExist; an unparsable one is a READ_ERROR.
 func (w *writer) readStored() ([]byte, doc, error) {
-	data, err := regfile.ReadFile(w.t.abs)
+	data, err := regfile.ReadFile(w.Target.abs)
 	if err != nil {
 		return nil, nil, err
 	}
 	d, err := decodeDoc(data)
 	if err != nil {
-		return data, nil, newError(ErrRead, "target", w.t.shown, "error", err.Error(),
+		return data, nil, newError(ErrRead, "target", w.Target.shown, "error", err.Error(),
 			"fix", "Repair the JSON by hand or retire it")
 	}
 	return data, d, nil
 }
 
 func (w *writer) create(d doc) (Answer, error) {
-	autoFix(d, true, w.Now, w.Fixed)
-	capTags(d, w.Fixed)
+	autoFix(d, true, w.Now, w.Warn)
+	capTags(d, w.Warn)
 	d["record_status"] = StatusActive
 	for _, f := range lifecycleFields {
 		delete(d, f)
 	}
-	d["category"] = w.t.category
-	stem := strings.TrimSuffix(filepath.Base(w.t.abs), ".json")
+	d["category"] = w.Target.category
+	stem := strings.TrimSuffix(filepath.Base(w.Target.abs), ".json")
 	if !ValidID(stem) {
-		return nil, newError(ErrPath, "target", w.t.shown, "error", "file name is not a kebab-case id",
+		return nil, newError(ErrPath, "target", w.Target.shown, "error", "file name is not a kebab-case id",
 			"fix", "Name the file "+Slugify(stem)+".json")
 	}
 	if d.str("id") != stem {
@@ -63,12 +69,12 @@ func (w *writer) create(d doc) (Answer, error) {
 	if err := w.save(d, ""); err != nil {
 		return nil, err
 	}
-	if w.t.category == "session_summary" {
-		if _, err := enforceWindow(w.Root, window{}, w.Now, w.Warn); err != nil {
-			w.Warn("[WARN] rolling window not enforced: " + err.Error())
+	if w.Target.category == "session_summary" {
+		if _, err := enforceWindow(w.root(), window{}, w.Now, w.note); err != nil {
+			w.note("[WARN] rolling window not enforced: " + err.Error())
 		}
 	}
-	return Answer{{"status", "created"}, {"target", w.t.shown}, {"id", stem}, {"title", d.str("title")}}, nil
+	return Answer{{"status", "created"}, {"target", w.Target.shown}, {"id", stem}, {"title", d.str("title")}}, nil
 }
 
 // checkCreatable refuses to overwrite a live record and enforces the
@@ -85,12 +91,12 @@ func (w *writer) checkCreatable() error {
 	case StatusRetired:
 		at, perr := parseStamp(old.str("retired_at"))
 		if perr == nil && w.Now.Sub(at) < 24*time.Hour {
-			return newError(ErrResurrection, "target", w.t.shown, "retired_at", old.str("retired_at"),
+			return newError(ErrResurrection, "target", w.Target.shown, "retired_at", old.str("retired_at"),
 				"fix", "Use a different title/slug, wait 24 hours, or restore the old record and update it")
 		}
 		return nil
 	default:
-		return newError(ErrCreate, "target", w.t.shown, "error", "a record with status "+old.status()+" already exists here",
+		return newError(ErrCreate, "target", w.Target.shown, "error", "a record with status "+old.status()+" already exists here",
 			"fix", "Use --action update (or a different slug)")
 	}
 }
@@ -98,20 +104,20 @@ func (w *writer) checkCreatable() error {
 func (w *writer) update(d doc) (Answer, error) {
 	data, old, err := w.readStored()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, newError(ErrUpdate, "target", w.t.shown, "error", "target does not exist",
+		return nil, newError(ErrUpdate, "target", w.Target.shown, "error", "target does not exist",
 			"fix", "Use --action create instead")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if w.Hash == "" {
-		w.Warn("WARNING: --hash not provided for update. OCC protection disabled.")
+		w.note("WARNING: --hash not provided for update. OCC protection disabled.")
 	} else if err := w.checkHash(data); err != nil {
 		return nil, err
 	}
 	inheritMissing(old, d)
-	autoFix(d, false, w.Now, w.Fixed)
-	m := &merger{root: w.Root, old: old, new: d, now: w.Now, warn: w.Warn}
+	autoFix(d, false, w.Now, w.Warn)
+	m := &merger{root: w.root(), old: old, new: d, now: w.Now, warn: w.note}
 	if err := m.run(); err != nil {
 		return nil, err
 	}
@@ -119,10 +125,10 @@ func (w *writer) update(d doc) (Answer, error) {
 	if err := w.save(d, renamedFrom); err != nil {
 		return nil, err
 	}
-	ans := Answer{{"status", "updated"}, {"target", w.t.shown}, {"id", d.str("id")}, {"title", d.str("title")},
+	ans := Answer{{"status", "updated"}, {"target", w.Target.shown}, {"id", d.str("id")}, {"title", d.str("title")},
 		{"times_updated", d["times_updated"]}}
 	if renamedFrom != "" {
-		ans = append(ans, Field{"renamed_from", IndexPath(w.Root, renamedFrom)})
+		ans = append(ans, Field{"renamed_from", IndexPath(w.root(), renamedFrom)})
 	}
 	return ans, nil
 }
@@ -131,7 +137,7 @@ func (w *writer) update(d doc) (Answer, error) {
 // be the ones the caller read.
 func (w *writer) checkHash(data []byte) error {
 	if cur := Hash(data); w.Hash != "" && !strings.EqualFold(cur, w.Hash) {
-		return newError(ErrOCC, "target", w.t.shown, "expected_hash", w.Hash, "current_hash", cur,
+		return newError(ErrOCC, "target", w.Target.shown, "expected_hash", w.Hash, "current_hash", cur,
 			"fix", "Re-read the file, re-apply your change and retry with the new hash")
 	}
 	return nil
@@ -162,13 +168,13 @@ func (w *writer) maybeRename(old, d doc) string {
 	if slug == "" || slug == d.str("id") {
 		return ""
 	}
-	dest := filepath.Join(filepath.Dir(w.t.abs), slug+".json")
+	dest := filepath.Join(filepath.Dir(w.Target.abs), slug+".json")
 	if _, err := os.Lstat(dest); err == nil {
-		w.Warn("[WARN] title changed but " + IndexPath(w.Root, dest) + " exists; keeping slug " + d.str("id"))
+		w.note("[WARN] title changed but " + IndexPath(w.root(), dest) + " exists; keeping slug " + d.str("id"))
 		return ""
 	}
-	from := w.t.abs
-	w.t.abs, w.t.shown = dest, IndexPath(w.Root, dest)
+	from := w.Target.abs
+	w.Target.abs, w.Target.shown = dest, IndexPath(w.root(), dest)
 	d["id"] = slug
 	return from
 }
@@ -181,14 +187,14 @@ func (w *writer) save(d doc, renamedFrom string) error {
 	if err != nil {
 		return fmt.Errorf("encode record: %w", err)
 	}
-	if err := Validate(w.t.category, data); err != nil {
+	if err := Validate(w.Target.category, data); err != nil {
 		return err
 	}
 	return w.store(d, data, renamedFrom)
 }
 
 func (w *writer) store(d doc, data []byte, renamedFrom string) error {
-	if err := os.MkdirAll(filepath.Dir(w.t.abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(w.Target.abs), 0o755); err != nil {
 		return fmt.Errorf("create category folder: %w", err)
 	}
 	shownIn := ""
@@ -207,24 +213,24 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 	if shownIn != "" {
 		viewDone = shownIn + " already shows the change; the next records write or ingest takes it into the record"
 	}
-	marked := []string{w.t.abs}
+	marked := []string{w.Target.abs}
 	if renamedFrom != "" {
 		marked = append(marked, renamedFrom)
 	}
-	if err := markPending(w.Root, marked); err != nil {
+	if err := markPending(w.root(), marked); err != nil {
 		return partial(err, viewDone)
 	}
 	crashAt("marked")
-	if err := atomicfile.WriteFile(w.t.abs, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(w.Target.abs, data, 0o644); err != nil {
 		return partial(fmt.Errorf("write record: %w", err), viewDone)
 	}
 	crashAt("record-written")
 	drop, add := w.indexChange(d, renamedFrom)
-	if err := updateIndex(w.Root, drop, add, w.Warn); err != nil {
-		return partial(err, w.t.shown+" is stored, but the index is not updated: a mark left for it makes the next records write do it")
+	if err := updateIndex(w.root(), drop, add, w.note); err != nil {
+		return partial(err, w.Target.shown+" is stored, but the index is not updated: a mark left for it makes the next records write do it")
 	}
 	crashAt("index-updated")
-	stored := w.t.shown + " is stored and indexed"
+	stored := w.Target.shown + " is stored and indexed"
 	if renamedFrom != "" {
 		if err := os.Remove(renamedFrom); err != nil {
 			return partial(fmt.Errorf("remove renamed record: %w", err), stored)
@@ -233,7 +239,7 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 			return partial(err, stored)
 		}
 	}
-	return partial(clearPending(w.Root), stored)
+	return partial(clearPending(w.root()), stored)
 }
 
 // indexChange is what storing d does to the index: its line (and the
@@ -241,11 +247,11 @@ func (w *writer) store(d doc, data []byte, renamedFrom string) error {
 // it is active.
 func (w *writer) indexChange(d doc, renamedFrom string) (drop []string, add []Entry) {
 	if d.status() == StatusActive {
-		add = append(add, EntryOf(w.Root, w.t.abs, d.toRecord()))
+		add = append(add, EntryOf(w.root(), w.Target.abs, d.toRecord()))
 	}
-	drop = []string{w.t.shown}
+	drop = []string{w.Target.shown}
 	if renamedFrom != "" {
-		drop = append(drop, IndexPath(w.Root, renamedFrom))
+		drop = append(drop, IndexPath(w.root(), renamedFrom))
 	}
 	return drop, add
 }
