@@ -13,12 +13,12 @@ import (
 // file, a record (its own file), or one reference entry (its file's
 // changes that changed the entry).
 func (j *Journal) Select(q *Query, arg, cwd string) error {
-	rel, err := j.Rel(arg, cwd)
+	rel, byID, err := j.resolve(arg, cwd)
 	if err != nil {
 		return err
 	}
 	q.Path = rel
-	if strings.HasSuffix(rel, ".md") && j.isID(arg) && j.idFile(arg) == rel {
+	if byID && strings.HasSuffix(rel, ".md") { // not a record: an entry of a reference file
 		q.Entry = arg
 	}
 	return nil

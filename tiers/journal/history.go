@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers/entries"
 )
 
 // shortLen is how many hex digits a revision is shown with: enough to be
@@ -254,8 +255,14 @@ var ErrOutside = errors.New("is not a file of the memory the journal keeps")
 // path relative to memory/. A record id or a reference entry id stands
 // for its file.
 func (j *Journal) Rel(arg, cwd string) (string, error) {
+	rel, _, err := j.resolve(arg, cwd)
+	return rel, err
+}
+
+// resolve is Rel, and whether arg named a record or an entry by its id.
+func (j *Journal) resolve(arg, cwd string) (rel string, byID bool, err error) {
 	if arg == "" {
-		return "", fmt.Errorf("empty path")
+		return "", false, fmt.Errorf("empty path")
 	}
 	var p string
 	switch {
@@ -268,13 +275,17 @@ func (j *Journal) Rel(arg, cwd string) (string, error) {
 	default:
 		p = filepath.Join(j.dir, arg)
 	}
-	if rel, ok := j.inside(p); ok && (exists(p) || !j.isID(arg)) {
-		return rel, nil
+	rel, inside := j.inside(p)
+	if inside && exists(p) {
+		return rel, false, nil
 	}
-	if j.isID(arg) {
-		return j.idFile(arg), nil
+	if file := j.idFile(arg); file != "" {
+		return file, true, nil
 	}
-	return "", fmt.Errorf("%s %w", arg, ErrOutside)
+	if inside {
+		return rel, false, nil // a file gone from the memory
+	}
+	return "", false, fmt.Errorf("%s %w", arg, ErrOutside)
 }
 
 // inside is p relative to memory/, when p is a path the journal keeps.
@@ -296,13 +307,12 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// isID reports whether arg names a record or a reference entry.
-func (j *Journal) isID(arg string) bool {
-	return !strings.ContainsAny(arg, "/\\.") && j.idFile(arg) != ""
-}
-
-// idFile finds the file of a record id or a reference entry id.
+// idFile finds the file of a record id or a reference entry id, "" when
+// id names none.
 func (j *Journal) idFile(id string) string {
+	if strings.ContainsAny(id, "/\\.") {
+		return "" // a path, not an id
+	}
 	if m, _ := filepath.Glob(filepath.Join(j.layout.RecordsDir(), "*", id+".json")); len(m) == 1 {
 		rel, _ := j.inside(m[0])
 		return rel
@@ -310,7 +320,7 @@ func (j *Journal) idFile(id string) string {
 	files, _ := filepath.Glob(filepath.Join(j.layout.ReferenceDir(), "*.md"))
 	for _, f := range files {
 		data, err := regfile.ReadFile(f)
-		if err == nil && strings.Contains(string(data), "<!-- id: "+id+" -->") {
+		if err == nil && strings.Contains(string(data), entries.IDComment(id)) {
 			rel, _ := j.inside(f)
 			return rel
 		}
