@@ -8,19 +8,25 @@ import (
 	"unicode/utf8"
 )
 
+// WriteJSONList prints items as an indented JSON array, [] when there
+// are none, with HTML characters as they are: what --json prints.
+func WriteJSONList[T any](w io.Writer, items []T) error {
+	if items == nil {
+		items = []T{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(items)
+}
+
 // WriteHits prints hits as text, best first: for each, where it is cited
 // from, its date, tier and (records, entries) category and title, then
 // the excerpt on an indented line, then the log's further lines, each
 // with its cite. asJSON prints a JSON array instead.
 func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 	if asJSON {
-		if hits == nil {
-			hits = []Hit{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hits)
+		return WriteJSONList(w, hits)
 	}
 	if len(hits) == 0 {
 		_, err := fmt.Fprintf(w, "Nothing in memory matches %q\n", QueryShown(query))

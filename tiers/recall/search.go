@@ -2,7 +2,6 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -99,13 +98,7 @@ func searchIndex(ctx context.Context, h fulltext.Home, q fulltext.Query, warn io
 // a JSON array.
 func WriteSearch(w io.Writer, query string, hits []Hit, asJSON bool) error {
 	if asJSON {
-		if hits == nil {
-			hits = []Hit{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hits)
+		return fulltext.WriteJSONList(w, hits)
 	}
 	if len(hits) == 0 {
 		_, err := fmt.Fprintf(w, "No memories match %q\n", query)
