@@ -202,7 +202,8 @@ func TestJournalBadInput(t *testing.T) {
 		{[]string{"restore", "memory/core.md", "--at", "deadbeef"}, "zylos-memory: \"deadbeef\" is not a revision of the memory journal (see `history`)\n"},
 		{[]string{"restore", "memory/core.md", "--at", "2020-01-01"}, "zylos-memory: the memory journal has no version at or before 2020-01-01T00:00:00Z\n"},
 		{[]string{"restore", "memory/nothing.md", "--at", "HEAD"}, "zylos-memory: memory/nothing.md did not exist at " + head[:10] + "\n"},
-		{[]string{"undo", "--session", "nobody"}, "zylos-memory: the memory journal has no change of session \"nobody\"\n"},
+		{[]string{"history", "--since", "yesterdy"}, "zylos-memory: --since \"yesterdy\": not a time (2026-05-01, 2026-05-01 14:00, RFC 3339, yesterday, 2 hours ago)\n"},
+		{[]string{"history", "--until", "2026-13-45"}, "zylos-memory: --until \"2026-13-45\": not a time (2026-05-01, 2026-05-01 14:00, RFC 3339, yesterday, 2 hours ago)\n"},
 		{[]string{"show", "--", "-p"}, "zylos-memory: \"-p\" is not a revision of the memory journal\n"},
 		{[]string{"history", "../../etc/passwd"}, "zylos-memory: ../../etc/passwd is not a file of the memory the journal keeps\n"},
 	}

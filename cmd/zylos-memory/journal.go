@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -59,9 +60,12 @@ func historyCommands() []*cli.Command {
 			Flags:     []cli.Flag{&cli.StringFlag{Name: "at", Required: true, Usage: "a revision (see history) or a time (2026-05-01 14:00, RFC 3339)"}},
 			Action:    restoreCommand,
 		}, &cli.Command{
-			Name:   "undo",
-			Usage:  "revert every change one session made, keeping every later change by others",
-			Flags:  []cli.Flag{&cli.StringFlag{Name: "session", Required: true, Usage: "the Claude Code session id (see history)"}},
+			Name:  "undo",
+			Usage: "revert every change one session made, keeping every later change by others",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "session", Required: true, Usage: "the Claude Code session id (see history)"},
+				&cli.BoolFlag{Name: "dry-run", Usage: "print what the undo would revert and change, and change nothing"},
+			},
 			Action: undoCommand,
 		},
 	}
@@ -202,7 +206,19 @@ func undoCommand(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	lines, err := j.Undo(c.Context, journal.CommandChange("undo", os.Getenv(journal.SessionVar)), c.String("session"), loc)
+	session := c.String("session")
+	var lines []string
+	if c.Bool("dry-run") {
+		var plan *journal.UndoPlan
+		if plan, err = j.PlanUndo(c.Context, session); err == nil {
+			lines = plan.Lines(loc)
+		}
+	} else {
+		lines, err = j.Undo(c.Context, journal.CommandChange("undo", os.Getenv(journal.SessionVar)), session, loc)
+	}
+	if errors.Is(err, journal.ErrNoSession) || errors.Is(err, journal.ErrUnknownSession) || errors.Is(err, journal.ErrUndone) {
+		return cli.Exit("zylos-memory: undo: "+err.Error(), 2)
+	}
 	if err != nil {
 		return err
 	}

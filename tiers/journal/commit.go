@@ -31,6 +31,7 @@ const (
 	trailerSession = "Zylos-Session"
 	trailerTool    = "Zylos-Tool"
 	trailerCommand = "Zylos-Command"
+	trailerUndo    = "Zylos-Undo" // the session an undo reverted
 )
 
 // Change describes who made a change and why.
@@ -45,6 +46,8 @@ type Change struct {
 	// Label, when set, starts the message instead of the command or tool
 	// (the daily snapshot's "memory", as zylos writes it).
 	Label string
+	// Undoes is the session whose changes this change reverts.
+	Undoes string
 }
 
 // label is what a commit message starts with: the command, the tool, or
@@ -71,7 +74,7 @@ func (c Change) message(files []FileChange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", c.label(), oneLine(summary))
 	fmt.Fprintf(&b, "%s: %s\n", trailerSource, c.Source)
-	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}} {
+	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}, {trailerUndo, c.Undoes}} {
 		if v := oneLine(t[1]); v != "" {
 			fmt.Fprintf(&b, "%s: %s\n", t[0], v)
 		}

@@ -53,6 +53,8 @@ type Query struct {
 	Session string
 	Source  Source // "" for every source
 	Rev     string // only this change; "" for the whole history
+	After   string // only the changes made after this revision
+	Undone  string // only the undos of this session
 	Since   string // any time git understands
 	Until   string
 	Limit   int // 0: no limit
@@ -107,14 +109,17 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Limit > 0 {
 		args = append(args, "-n", strconv.Itoa(q.Limit))
 	}
-	if q.Since != "" {
-		args = append(args, "--since="+q.Since)
-	}
-	if q.Until != "" {
-		args = append(args, "--until="+q.Until)
+	for _, t := range [][2]string{{"since", q.Since}, {"until", q.Until}} {
+		if t[1] == "" {
+			continue
+		}
+		if !isTime(t[1]) {
+			return nil, fmt.Errorf("--%s %q: not a time (2026-05-01, 2026-05-01 14:00, RFC 3339, yesterday, 2 hours ago)", t[0], t[1])
+		}
+		args = append(args, "--"+t[0]+"="+t[1])
 	}
 	var greps int
-	for _, t := range [][2]string{{trailerSession, q.Session}, {trailerSource, string(q.Source)}} {
+	for _, t := range [][2]string{{trailerSession, q.Session}, {trailerSource, string(q.Source)}, {trailerUndo, q.Undone}} {
 		if t[1] != "" {
 			args = append(args, "-E", "--grep=^"+t[0]+": "+regexp.QuoteMeta(t[1])+"$")
 			greps++
@@ -123,7 +128,11 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if greps > 1 { // both trailers, not either
 		args = append(args, "--all-match")
 	}
-	args = append(args, "--end-of-options", from, "--")
+	args = append(args, "--end-of-options", from)
+	if q.After != "" {
+		args = append(args, "^"+q.After)
+	}
+	args = append(args, "--")
 	if q.Path != "" {
 		args = append(args, ":(literal)"+q.Path)
 	}
@@ -237,6 +246,22 @@ func (j *Journal) At(ctx context.Context, at string, loc *time.Location) (string
 }
 
 var timeLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
+
+// relativeTime is a time relative to now, in the forms git reads and
+// says so in docs: `2 hours ago`, `yesterday`.
+var relativeTime = regexp.MustCompile(`^(?i)(now|today|yesterday|(\d+|an?|one) (second|minute|hour|day|week|month|year)s? ago)$`)
+
+// isTime reports whether s is a time the journal's --since and --until
+// take: an absolute time parseTime reads or a relative one. Git's own
+// reading takes any text and makes some time of it (`yesterdy` is now),
+// which would select the wrong changes in silence.
+func isTime(s string) bool {
+	s = strings.TrimSpace(s)
+	if _, ok := parseTime(s, time.UTC); ok {
+		return true
+	}
+	return relativeTime.MatchString(s)
+}
 
 func parseTime(s string, loc *time.Location) (time.Time, bool) {
 	for _, layout := range timeLayouts {

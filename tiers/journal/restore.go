@@ -66,19 +66,64 @@ func writeFile(abs string, data []byte, _ string) error {
 // ErrUnknownSession is an undo of a session the journal has no change of.
 var ErrUnknownSession = errors.New("the memory journal has no change of session")
 
-// Undo reverts every change session made, keeping every later change by
-// others. Where a clean revert is not possible it changes nothing and
-// says which files and lines are in the way.
-func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.Location) ([]string, error) {
-	entries, err := j.History(ctx, Query{Session: session})
+// ErrNoSession is an undo given an empty or blank session id: what
+// `--session "$CLAUDE_CODE_SESSION_ID"` becomes when the variable is unset.
+// It selects no session, never every change.
+var ErrNoSession = errors.New("no session given (an empty or blank session id selects nothing; see history for session ids)")
+
+// ErrUndone is an undo of a session whose changes are all undone already.
+var ErrUndone = errors.New("is undone already")
+
+// UndoPlan is what undoing a session would do, worked out without
+// changing anything.
+type UndoPlan struct {
+	Session string
+	Entries []Entry      // the session's changes since its last undo, newest first
+	Files   []FileChange // what the undo changes in the memory
+	tree    string       // the memory as it is with the session's changes reverted
+}
+
+// Lines says what the plan would do, one line a change and a file.
+func (p *UndoPlan) Lines(loc *time.Location) []string {
+	var lines []string
+	for _, e := range p.Entries {
+		lines = append(lines, "would revert "+e.Line(loc))
+	}
+	for _, f := range p.Files {
+		lines = append(lines, fmt.Sprintf("would %s memory/%s", verb(f.Status), f.Path))
+	}
+	return lines
+}
+
+// PlanUndo works out the undo of session's changes: every change the
+// journal attributes to it since its last undo, reverted newest first on
+// the memory as it is now. It refuses a blank session, a session with no
+// change, a session undone already, an undo that later changes are in the
+// way of, and one that would delete a file the session did not create.
+func (j *Journal) PlanUndo(ctx context.Context, session string) (*UndoPlan, error) {
+	if strings.TrimSpace(session) == "" {
+		return nil, ErrNoSession
+	}
+	if err := j.readable(); err != nil {
+		return nil, err
+	}
+	q := Query{Session: session}
+	undone, err := j.History(ctx, Query{Undone: session, Limit: 1, Detail: Bare})
+	if err != nil {
+		return nil, err
+	}
+	if len(undone) == 1 {
+		q.After = undone[0].Rev
+	}
+	entries, err := j.History(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("%w %q", ErrUnknownSession, session)
-	}
-	if _, err := j.Commit(ctx, Change{Source: FromExternal}); err != nil && !errors.Is(err, ErrBusy) {
-		return nil, err
+		if len(undone) == 1 {
+			return nil, fmt.Errorf("session %q %w (%s); nothing changed", session, ErrUndone, short(undone[0].Rev))
+		}
+		return nil, fmt.Errorf("%w %q; nothing changed", ErrUnknownSession, session)
 	}
 	release, err := j.lock(j.LockWait)
 	if err != nil {
@@ -93,18 +138,74 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 	if err != nil {
 		return nil, err
 	}
-	files := parseNameStatus(out)
-	if len(files) == 0 {
-		return []string{fmt.Sprintf("the %d changes of session %s are undone already; nothing changed", len(entries), session)}, nil
+	plan := &UndoPlan{Session: session, Entries: entries, Files: parseNameStatus(out), tree: tree}
+	if err := j.checkDeletes(ctx, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// checkDeletes refuses a plan that deletes a file none of the session's
+// changes created: deleting is only ever taking back the session's own.
+func (j *Journal) checkDeletes(ctx context.Context, p *UndoPlan) error {
+	var deletes []string
+	for _, f := range p.Files {
+		if f.Status == 'D' {
+			deletes = append(deletes, f.Path)
+		}
+	}
+	if len(deletes) == 0 {
+		return nil
+	}
+	args := []string{"log", "--no-walk=unsorted", "--no-renames", "--root", "--diff-filter=A", "--name-only", "-z", "--format="}
+	for _, e := range p.Entries {
+		args = append(args, e.Rev)
+	}
+	out, err := j.git(ctx, nil, args...)
+	if err != nil {
+		return err
+	}
+	created := map[string]bool{}
+	for _, path := range strings.Split(out, "\x00") {
+		created[strings.TrimSpace(path)] = true
+	}
+	var foreign []string
+	for _, d := range deletes {
+		if !created[d] {
+			foreign = append(foreign, "memory/"+d)
+		}
+	}
+	if len(foreign) > 0 {
+		return fmt.Errorf("cannot undo session %q: it would delete %s, which the session did not create; nothing changed", p.Session, strings.Join(foreign, ", "))
+	}
+	return nil
+}
+
+// Undo reverts every change session made since its last undo, keeping
+// every later change by others, as one change c. Where a clean revert is
+// not possible it changes nothing and says which files and lines are in
+// the way (see PlanUndo for every refusal).
+func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.Location) ([]string, error) {
+	if _, err := j.Commit(ctx, Change{Source: FromExternal}); err != nil && !errors.Is(err, ErrBusy) {
+		return nil, err
+	}
+	plan, err := j.PlanUndo(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	n := len(plan.Entries)
+	c.Summary = fmt.Sprintf("the %d %s of session %s", n, plural(n, "change", "changes"), session)
+	c.Undoes = session
+	if len(plan.Files) == 0 {
+		return nil, fmt.Errorf("session %q %w (its %d %s are reverted in the memory as it is); nothing changed", session, ErrUndone, n, plural(n, "change is", "changes are"))
 	}
 	var lines []string
-	if err := j.revertFiles(ctx, tree, files, "undone: session "+session, func(msg string) {
+	if err := j.revertFiles(ctx, plan.tree, plan.Files, "undone: session "+session, func(msg string) {
 		lines = append(lines, "warning: "+msg)
 	}); err != nil {
 		return nil, err
 	}
-	c.Summary = fmt.Sprintf("the %d %s of session %s", len(entries), plural(len(entries), "change", "changes"), session)
-	for _, e := range entries {
+	for _, e := range plan.Entries {
 		lines = append(lines, "reverted "+e.Line(loc))
 	}
 	res, err := j.Commit(ctx, c)
