@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
 // An undo given an empty or blank session (what --session
@@ -75,5 +77,129 @@ func TestJournalUndoDryRunThenTwice(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(mem, "notes-b.md")); err != nil {
 		t.Error("undo deleted another session's file")
+	}
+}
+
+// hostileHome is an initialised home whose user has a ~/.gitconfig that
+// signs every commit (with a key that does not exist), runs slow hooks
+// that rewrite commit messages, prints diffs without a/ and b/, ignores
+// every markdown file, and an environment that makes pathspecs literal
+// and adds configuration of its own.
+func hostileHome(t *testing.T) (string, testutil.Run, string) {
+	t.Helper()
+	base := t.TempDir()
+	hooksDir := filepath.Join(base, "githooks")
+	os.MkdirAll(hooksDir, 0o755)
+	marker := filepath.Join(base, "hook-ran")
+	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-index-change"} {
+		script := "#!/bin/sh\necho " + h + " >> " + marker + "\nsleep 1\n[ -f \"$1\" ] && echo 'Broken-By: a user hook' >> \"$1\"\nexit 0\n"
+		os.WriteFile(filepath.Join(hooksDir, h), []byte(script), 0o755)
+	}
+	excludes := filepath.Join(base, "excludes")
+	os.WriteFile(excludes, []byte("*.md\n"), 0o644)
+	os.WriteFile(filepath.Join(base, ".gitconfig"), []byte("[commit]\n\tgpgSign = true\n[user]\n\tsigningkey = 0000000000000000\n"+
+		"[core]\n\thooksPath = "+hooksDir+"\n\texcludesFile = "+excludes+"\n[diff]\n\tmnemonicPrefix = true\n\tnoprefix = true\n"+
+		"[status]\n\tshowUntrackedFiles = no\n"), 0o644)
+	zylos := filepath.Join(base, "zylos")
+	r := testutil.Run{ZylosDir: zylos, Env: []string{"GIT_LITERAL_PATHSPECS=1", "GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0=" + hooksDir, "GIT_INDEX_FILE=" + filepath.Join(base, "elsewhere-index")}}
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %+v", res)
+	}
+	return zylos, r, marker
+}
+
+// The journal's git is its own: a hostile ~/.gitconfig and environment
+// neither stop a commit nor reach it. Every change is committed, with its
+// trailers; the loss check still fires; a file that a .gitignore in
+// memory/ and the user's excludes file both ignore is still kept, so it
+// can be restored; no user hook runs; editors' leftovers stay out.
+func TestJournalHostileGitConfig(t *testing.T) {
+	zylos, r, marker := hostileHome(t)
+	mem := filepath.Join(zylos, "memory")
+	if n := strings.Count(gitIn(t, mem, "log", "--format=%H"), "\n"); n != 1 {
+		t.Fatalf("init made %d commits, want 1", n)
+	}
+	os.WriteFile(filepath.Join(mem, ".gitignore"), []byte("notes-*.md\nreference/\n"), 0o644)
+	notes := filepath.Join(mem, "notes-x.md")
+	writeThroughHook(t, r, "sess-h", notes, "first\nsecond\n")
+	os.WriteFile(filepath.Join(mem, "core.md~"), []byte("backup"), 0o644)
+	os.WriteFile(filepath.Join(mem, ".core.md.swp"), []byte("swap"), 0o644)
+	os.WriteFile(filepath.Join(mem, ".#core.md"), []byte("lock"), 0o644)
+	core := filepath.Join(mem, "core.md")
+	before, _ := os.ReadFile(core)
+	os.WriteFile(core, before[:len(before)/3], 0o644)
+	r.Stdin = writePayload("sess-h", core)
+	res := r.Exec(t, "hook", "post-tool-use")
+	r.Stdin = ""
+	if res.Code != 0 || !strings.Contains(res.Stdout, "This change removed memory: ") || !strings.Contains(res.Stdout, "restore memory/core.md --at ") {
+		t.Fatalf("the loss was not told: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	res = r.Exec(t, "history", "--session", "sess-h")
+	if res.Code != 0 || strings.Count(res.Stdout, " hook sess-h ") != 2 || !strings.Contains(res.Stdout, "create notes-x.md") {
+		t.Fatalf("history of the session: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	tracked := gitIn(t, mem, "ls-files")
+	if !strings.Contains(tracked, "notes-x.md\n") || !strings.Contains(tracked, ".gitignore\n") {
+		t.Errorf("an ignored memory file is not kept:\n%s", tracked)
+	}
+	for _, leftover := range []string{"core.md~", ".core.md.swp", ".#core.md"} {
+		if strings.Contains(tracked, leftover+"\n") {
+			t.Errorf("an editor's leftover is kept: %s", leftover)
+		}
+	}
+	if body := gitIn(t, mem, "log", "-1", "--format=%B"); strings.Contains(body, "Broken-By") || !strings.Contains(body, "Zylos-Session: sess-h") {
+		t.Errorf("the commit message:\n%s", body)
+	}
+	os.WriteFile(notes, []byte("changed\n"), 0o644)
+	first := strings.Fields(gitIn(t, mem, "log", "--format=%H", "--", "notes-x.md"))
+	res = r.Exec(t, "restore", "memory/notes-x.md", "--at", first[len(first)-1])
+	if data, _ := os.ReadFile(notes); res.Code != 0 || string(data) != "first\nsecond\n" {
+		t.Fatalf("restore of an ignored file: exit %d\n%s%s\nfile %q", res.Code, res.Stdout, res.Stderr, data)
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Errorf("a user's git hook ran: %s", data)
+	}
+}
+
+// A file name with a newline is committed, and the stamp keeps it: the
+// next look at the tree finds nothing pending.
+func TestJournalNewlineFileName(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	odd := filepath.Join(mem, "two\nlines.md")
+	writeThroughHook(t, r, "sess-n", odd, "text\n")
+	if got := gitIn(t, mem, "ls-files", "-z"); !strings.Contains(got, "two\nlines.md\x00") {
+		t.Fatalf("the file is not kept: %q", got)
+	}
+	res := r.Exec(t, "doctor")
+	if strings.Contains(res.Stdout, "journal pending") {
+		t.Errorf("doctor sees pending changes after the commit:\n%s", res.Stdout)
+	}
+}
+
+// A memory/.git adopted from before that tracks .state/ stops tracking it
+// in the journal's first commit; the files stay on disk.
+func TestJournalAdoptedRepositoryStopsTrackingState(t *testing.T) {
+	zylos := filepath.Join(t.TempDir(), "zylos")
+	mem := filepath.Join(zylos, "memory")
+	os.MkdirAll(filepath.Join(mem, ".state"), 0o755)
+	os.WriteFile(filepath.Join(mem, ".state", "tracked.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(mem, "core.md"), []byte("# Core\n"), 0o644)
+	gitIn(t, mem, "init", "-q")
+	gitIn(t, mem, "add", "-A")
+	gitIn(t, mem, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "by hand")
+	r := testutil.Run{ZylosDir: zylos}
+	if res := r.Exec(t, "init"); res.Code != 0 {
+		t.Fatalf("init: %+v", res)
+	}
+	if got := gitIn(t, mem, "ls-files", ".state"); got != "" {
+		t.Errorf("still tracked after the first journal commit:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(mem, ".state", "tracked.json")); err != nil {
+		t.Errorf("the state file is gone: %v", err)
+	}
+	if got := gitIn(t, mem, "log", "--format=%s"); !strings.HasSuffix(got, "by hand\n") {
+		t.Errorf("the history is not kept:\n%s", got)
 	}
 }

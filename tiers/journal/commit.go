@@ -168,11 +168,11 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 		return nil, err
 	}
 	cur, walkErr := walk(j.dir)
-	spec := []string{"."}
+	spec := append([]string{"."}, excludedPathspecs...)
 	for _, k := range keep {
 		spec = append(spec, ":(exclude,literal)"+k)
 	}
-	if _, err := j.git(ctx, []byte(strings.Join(spec, "\x00")), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+	if _, err := j.git(ctx, []byte(strings.Join(spec, "\x00")), "add", "-A", "--force", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return nil, err
 	}
 	// One diff tells the files and, for the watched ones, what left them.

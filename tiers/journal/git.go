@@ -42,7 +42,8 @@ func (j *Journal) run(ctx context.Context, extra []string, stdin []byte, limit i
 	if err != nil {
 		return "", false, fmt.Errorf("git not found: %w", err)
 	}
-	full := append([]string{"--git-dir=" + j.gitDir, "--work-tree=" + j.dir, "-c", "core.quotepath=off"}, args...)
+	full := append([]string{"--git-dir=" + j.gitDir, "--work-tree=" + j.dir}, isolated...)
+	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, bin, full...)
 	cmd.Dir = j.dir
 	cmd.Env = append(j.gitEnv(), extra...)
@@ -94,9 +95,21 @@ type GitError struct {
 
 func (e *GitError) Error() string {
 	if e.Stderr == "" {
-		return fmt.Sprintf("git %s: %v", e.Args[0], e.Err)
+		return fmt.Sprintf("git %s: %v", e.command(), e.Err)
 	}
-	return fmt.Sprintf("git %s: %s", e.Args[0], firstLine(e.Stderr))
+	return fmt.Sprintf("git %s: %s", e.command(), firstLine(e.Stderr))
+}
+
+// command is the git command that ran, past any `-c key=value` in front.
+func (e *GitError) command() string {
+	for i := 0; i < len(e.Args); i++ {
+		if e.Args[i] == "-c" {
+			i++
+			continue
+		}
+		return e.Args[i]
+	}
+	return "git"
 }
 
 func firstLine(s string) string {
@@ -104,36 +117,63 @@ func firstLine(s string) string {
 	return strings.TrimPrefix(line, "fatal: ")
 }
 
-// elsewhere are the variables that would point git at another
-// repository, work tree, index or configuration.
-var elsewhere = map[string]bool{
-	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_OBJECT_DIRECTORY": true,
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_COMMON_DIR": true, "GIT_NAMESPACE": true,
-	"GIT_CEILING_DIRECTORIES": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true,
+// isolated are the settings every git of the journal runs with, over
+// whatever the repository's own configuration says: no hook runs, nothing
+// is signed, diffs have git's default a/ and b/ prefixes (the loss check
+// reads them), paths are not quoted, no excludes file but the
+// repository's, and no fsmonitor or external diff is started.
+var isolated = []string{
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.excludesFile=/dev/null",
+	"-c", "core.attributesFile=/dev/null",
+	"-c", "core.fsmonitor=false",
+	"-c", "core.quotepath=off",
+	"-c", "core.autocrlf=false",
+	"-c", "core.safecrlf=false",
+	"-c", "commit.gpgSign=false",
+	"-c", "tag.gpgSign=false",
+	"-c", "log.showSignature=false",
+	"-c", "diff.noprefix=false",
+	"-c", "diff.mnemonicPrefix=false",
+	"-c", "diff.external=",
+	"-c", "diff.relative=false",
+	"-c", "color.ui=false",
+	"-c", "i18n.commitEncoding=UTF-8",
+	"-c", "i18n.logOutputEncoding=UTF-8",
+}
+
+// passed are the variables of the caller's environment git is given: the
+// process's basics, and what a push to a remote needs (an ssh agent or
+// command, proxies, certificates). Everything else, GIT_* above all
+// (GIT_DIR, GIT_INDEX_FILE, GIT_LITERAL_PATHSPECS, GIT_CONFIG_*, ...), is
+// left behind: the journal's git reads no one's settings but its own.
+var passed = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "LANG": true, "TZ": true, "TMPDIR": true,
+	"SSH_AUTH_SOCK": true, "SSH_ASKPASS": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_SSH_VARIANT": true,
+	"GIT_PROXY_COMMAND": true, "GIT_SSL_CAINFO": true, "GIT_SSL_CAPATH": true, "SSL_CERT_FILE": true, "SSL_CERT_DIR": true,
+	"http_proxy": true, "https_proxy": true, "no_proxy": true, "all_proxy": true,
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
 }
 
 func (j *Journal) gitEnv() []string {
-	var env []string
 	vars := j.Environ
 	if vars == nil {
 		//processglobal: git runs in the environment of the process that runs it
 		vars = os.Environ()
 	}
+	env := make([]string, 0, 24)
 	for _, kv := range vars {
 		name, _, _ := strings.Cut(kv, "=")
-		if elsewhere[name] || strings.HasPrefix(name, "GIT_AUTHOR_") || strings.HasPrefix(name, "GIT_COMMITTER_") {
-			continue
+		if passed[name] || strings.HasPrefix(name, "LC_") {
+			env = append(env, kv)
 		}
-		env = append(env, kv) // GIT_SSH_COMMAND and the like reach the remote
 	}
-	when := ""
-	if j.Now != nil {
-		when = strconv.FormatInt(j.Now().Unix(), 10) + " +0000"
-	}
-	env = append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
+	env = append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
 		"GIT_AUTHOR_NAME="+authorName, "GIT_AUTHOR_EMAIL="+authorEmail,
 		"GIT_COMMITTER_NAME="+authorName, "GIT_COMMITTER_EMAIL="+authorEmail)
-	if when != "" {
+	if j.Now != nil {
+		when := strconv.FormatInt(j.Now().Unix(), 10) + " +0000"
 		env = append(env, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
 	}
 	return env

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,10 +39,51 @@ const (
 	stampFile = "zylos-journal-stamp" // the memory tree as last committed
 )
 
-// excluded are the paths under memory/ the journal never keeps: the
-// service's state, and the records layer's lock, staging and pending
-// files and the temps of atomic writes.
-var excluded = []string{"/.state/", ".index.lock", ".index-pending", ".staging/", ".*.tmp-*", "*.lock"}
+// excluded are the paths under memory/ the journal never keeps, in
+// gitignore's syntax: the service's state, the records layer's lock,
+// staging and pending files, the temps of atomic writes, and editors'
+// leftovers (backups, swap and lock files). Nothing else is left out,
+// whatever a .gitignore in memory/ says.
+var excluded = []string{"/.state/", ".index.lock", ".index-pending", ".staging/", ".*.tmp-*", "*.lock",
+	"*~", ".*.sw[a-p]", ".#*", "#*#"}
+
+// excludedPathspecs are the excluded paths as pathspecs of `git add`.
+var excludedPathspecs = func() []string {
+	var out []string
+	for _, p := range excluded {
+		switch {
+		case strings.HasPrefix(p, "/"):
+			out = append(out, ":(exclude,literal)"+strings.Trim(p, "/"))
+		case strings.HasSuffix(p, "/"):
+			out = append(out, ":(exclude,glob)**/"+p+"**")
+		default:
+			out = append(out, ":(exclude,glob)**/"+p)
+		}
+	}
+	return out
+}()
+
+// isExcluded reports whether the file or directory name, at rel under
+// memory/, is one the journal never keeps.
+func isExcluded(rel, name string, dir bool) bool {
+	for _, p := range excluded {
+		switch {
+		case strings.HasPrefix(p, "/"):
+			if dir && rel == strings.Trim(p, "/") {
+				return true
+			}
+		case strings.HasSuffix(p, "/"):
+			if dir && name == strings.TrimSuffix(p, "/") {
+				return true
+			}
+		case !dir:
+			if ok, _ := path.Match(p, name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // ErrOff is returned by the entry points of a home whose journal is off.
 var ErrOff = errors.New("the journal is off for this home (init --journal=true turns it on)")
@@ -155,16 +197,28 @@ func (j *Journal) ensure(ctx context.Context) error {
 		}
 		j.markOwner()
 	}
-	return j.exclude()
+	added, err := j.exclude()
+	if err != nil || !added {
+		return err
+	}
+	// A repository adopted, or kept by an older journal, may track what
+	// the journal excludes (.state/ above all): its next commit stops.
+	untrack := []string{"rm", "-r", "--cached", "-q", "--ignore-unmatch", "--"}
+	for _, p := range excludedPathspecs {
+		untrack = append(untrack, strings.Replace(p, "exclude,", "", 1))
+	}
+	_, err = j.git(ctx, nil, untrack...)
+	return err
 }
 
 // exclude lists the excluded paths in .git/info/exclude, so that stock git
-// (status, add -A, zylos's daily commit) leaves them out too.
-func (j *Journal) exclude() error {
+// (status, add -A, zylos's daily commit) leaves them out too; added says
+// it had to add some.
+func (j *Journal) exclude() (added bool, err error) {
 	path := filepath.Join(j.gitDir, "info", "exclude")
 	data, err := regfile.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return false, err
 	}
 	have := map[string]bool{}
 	for _, line := range strings.Split(string(data), "\n") {
@@ -177,15 +231,15 @@ func (j *Journal) exclude() error {
 		}
 	}
 	if len(add) == 0 {
-		return nil
+		return false, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return false, err
 	}
 	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(data, '\n')
 	}
-	return writeState(path, append(data, strings.Join(add, "\n")+"\n"...))
+	return true, writeState(path, append(data, strings.Join(add, "\n")+"\n"...))
 }
 
 // lock takes the home's journal lock within wait, then makes sure no

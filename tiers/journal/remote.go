@@ -100,7 +100,8 @@ func Clone(ctx context.Context, url, memoryDir string) error {
 	if err != nil {
 		return fmt.Errorf("git not found: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, bin, "clone", "--quiet", "--origin", remoteName, "--", url, memoryDir)
+	args := append(append([]string(nil), isolated...), "clone", "--quiet", "--origin", remoteName, "--", url, memoryDir)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = (&Journal{}).gitEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -29,17 +29,9 @@ type fileStamp struct {
 const racy = -1
 
 // skipName reports whether a file or directory under memory/ is outside
-// the journal: git's own, the service's state and the excluded files.
+// the journal: git's own, and what the journal excludes.
 func skipName(rel, name string, dir bool) bool {
-	switch {
-	case rel == ".git", rel == ".state":
-		return true
-	case dir:
-		return name == ".staging"
-	case name == ".index-pending", strings.HasSuffix(name, ".lock"):
-		return true
-	}
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+	return rel == ".git" || isExcluded(rel, name, dir)
 }
 
 // walk stamps the memory tree.
@@ -118,6 +110,10 @@ func (j *Journal) loadStamp() (st stamp, ok bool) {
 		if len(f) != 3 {
 			return nil, false
 		}
+		path, err := strconv.Unquote(f[2])
+		if err != nil {
+			return nil, false // a stamp of an older journal: git tells this once
+		}
 		mtime, err1 := strconv.ParseInt(f[0], 10, 64)
 		size, err2 := strconv.ParseInt(f[1], 10, 64)
 		if err1 != nil || err2 != nil {
@@ -126,7 +122,7 @@ func (j *Journal) loadStamp() (st stamp, ok bool) {
 		if mtime >= written {
 			mtime = racy
 		}
-		st[f[2]] = fileStamp{size: size, mtime: mtime}
+		st[path] = fileStamp{size: size, mtime: mtime}
 	}
 	return st, sc.Err() == nil
 }
@@ -140,7 +136,8 @@ func (j *Journal) saveStamp(st stamp) error {
 	sort.Strings(paths)
 	var b bytes.Buffer
 	for _, p := range paths {
-		fmt.Fprintf(&b, "%d %d %s\n", st[p].mtime, st[p].size, p)
+		// Quoted: a path may hold a newline or any other byte.
+		fmt.Fprintf(&b, "%d %d %s\n", st[p].mtime, st[p].size, strconv.Quote(p))
 	}
 	return writeState(j.stampPath(), b.Bytes())
 }
