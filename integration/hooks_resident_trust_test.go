@@ -330,3 +330,44 @@ func TestHookTellsNothingToAnotherUsersSocket(t *testing.T) {
 		check(t, zylos, filepath.Join(zylos, "memory", ".state", "hooks.sock"), true)
 	})
 }
+
+// TestHookWaitsNoLongerThanItsOwnDeadline puts a listener of the hook's own
+// user on the home's socket that accepts the hook with a deadline of
+// 0xFFFFFFFF ms and never answers: the hook waits its own deadline (800
+// ms without --timeout, 2 s with --timeout 2s), then fails open.
+func TestHookWaitsNoLongerThanItsOwnDeadline(t *testing.T) {
+	zylos := residentHome(t)
+	sock := filepath.Join(zylos, "memory", ".state", "hooks.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				conn.Write([]byte{'A', 0xFF, 0xFF, 0xFF, 0xFF})
+				io.Copy(io.Discard, conn) // holds until the client goes
+			}()
+		}
+	}()
+	for _, c := range []struct {
+		args  []string
+		limit time.Duration
+	}{
+		{[]string{"hook", "user-prompt-submit"}, 5 * time.Second},
+		{[]string{"hook", "user-prompt-submit", "--timeout", "2s"}, 8 * time.Second},
+	} {
+		res := hookCall{args: c.args, stdin: prompt("s", "kafka consumer lag")}.run(t, zylos)
+		// A hang is what is tested, with room for a loaded machine: the
+		// client's wait is the deadline and 250 ms.
+		if res.Code != 0 || res.elapsed > c.limit {
+			t.Errorf("%v: exit %d after %v (limit %v)\n%+v", c.args, res.Code, res.elapsed, c.limit, res)
+		}
+	}
+}

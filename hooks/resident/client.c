@@ -183,6 +183,38 @@ static const char *home_of(int argc, char **argv, const char **event) {
 	return dir;
 }
 
+/* own_deadline_ms is the deadline the hook's command line gives: its
+ * --timeout in the plain forms Go's time.ParseDuration reads (a whole
+ * number of ms, s or m), ZM_DEFAULT_DEADLINE_MS without one, and
+ * ZM_MAX_DEADLINE_MS for a form it does not read (the service checks the
+ * flag and declines what it refuses). */
+static uint32_t own_deadline_ms(int argc, char **argv) {
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		if ((strcmp(argv[i], "--timeout") == 0 || strcmp(argv[i], "-timeout") == 0) && i + 1 < argc)
+			v = argv[i + 1];
+		else if (strncmp(argv[i], "--timeout=", 10) == 0)
+			v = argv[i] + 10;
+		else if (strncmp(argv[i], "-timeout=", 9) == 0)
+			v = argv[i] + 9;
+		if (v == NULL)
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long n = strtoull(v, &end, 10);
+		if (errno != 0 || end == v || n > ZM_MAX_DEADLINE_MS)
+			return ZM_MAX_DEADLINE_MS;
+		if (strcmp(end, "ms") == 0)
+			return n == 0 ? ZM_DEFAULT_DEADLINE_MS : (uint32_t)n;
+		if (strcmp(end, "s") == 0 && n <= ZM_MAX_DEADLINE_MS / 1000)
+			return n == 0 ? ZM_DEFAULT_DEADLINE_MS : (uint32_t)(n * 1000);
+		if (strcmp(end, "m") == 0 && n <= ZM_MAX_DEADLINE_MS / 60000)
+			return n == 0 ? ZM_DEFAULT_DEADLINE_MS : (uint32_t)(n * 60000);
+		return ZM_MAX_DEADLINE_MS;
+	}
+	return ZM_DEFAULT_DEADLINE_MS;
+}
+
 /* open_state opens the home's memory/.state as the service of that home
  * would have made it: memory and .state real directories (no symlink),
  * .state owned by this user. The home's own path may pass through
@@ -358,7 +390,10 @@ static int answer(int argc, char **argv, char **envp, int *code) {
 	 * failing open. */
 	answered = 1;
 	*code = 0;
-	deadline = now_ms() + get_u32(reply + 1) + ZM_ANSWER_GRACE_MS;
+	uint32_t wait = get_u32(reply + 1), own = own_deadline_ms(argc, argv);
+	if (wait > own)
+		wait = own;
+	deadline = now_ms() + wait + ZM_ANSWER_GRACE_MS;
 	if (relay(sock, &ans, deadline) == 0 && ans.len >= 9 && ans.p[0] == ZM_ANSWER) {
 		uint32_t status = get_u32(ans.p + 1), outlen = get_u32(ans.p + 5);
 		if (ans.len >= 13 && outlen <= ans.len - 13) {

@@ -13,13 +13,17 @@ import (
 
 // What client.c and the server agree on, from client.h.
 const (
-	magic        = C.ZM_MAGIC
-	socketName   = C.ZM_SOCKET
-	accept       = C.ZM_ACCEPT
-	decline      = C.ZM_DECLINE
-	answer       = C.ZM_ANSWER
-	maxRequest   = C.ZM_MAX_REQUEST
-	acceptWaitMS = C.ZM_ACCEPT_WAIT_MS
+	magic         = C.ZM_MAGIC
+	socketName    = C.ZM_SOCKET
+	accept        = C.ZM_ACCEPT
+	decline       = C.ZM_DECLINE
+	answer        = C.ZM_ANSWER
+	maxRequest    = C.ZM_MAX_REQUEST
+	acceptWaitMS  = C.ZM_ACCEPT_WAIT_MS
+	maxDeadlineMS = C.ZM_MAX_DEADLINE_MS
+	// defaultDeadlineMS is the client's wait for a hook without --timeout:
+	// hooks.DefaultDeadline (TestClientKnowsTheDefaultDeadline).
+	defaultDeadlineMS = C.ZM_DEFAULT_DEADLINE_MS
 )
 
 // served are the hook subcommands the service answers.

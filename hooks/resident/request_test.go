@@ -120,3 +120,11 @@ func FuzzParseArgs(f *testing.F) {
 		}
 	})
 }
+
+// The client bounds its wait for an answer by the hook's own deadline,
+// which for a hook without --timeout is the entry points' default.
+func TestClientKnowsTheDefaultDeadline(t *testing.T) {
+	if got := time.Duration(defaultDeadlineMS) * time.Millisecond; got != hooks.DefaultDeadline {
+		t.Fatalf("client.h says %v, hooks.DefaultDeadline is %v", got, hooks.DefaultDeadline)
+	}
+}

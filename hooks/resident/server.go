@@ -38,9 +38,9 @@ const (
 	lateAccept  = acceptWaitMS*time.Millisecond - 150*time.Millisecond
 )
 
-// maxDeadline bounds the --timeout the service answers under, so that the
-// client's wait fits its arithmetic; a longer one is left to the process.
-const maxDeadline = time.Hour
+// maxDeadline bounds the --timeout the service answers under: the client
+// waits no longer (ZM_MAX_DEADLINE_MS); a longer one is left to the process.
+const maxDeadline = maxDeadlineMS * time.Millisecond
 
 // Server answers the hooks of one home on its socket.
 type Server struct {
