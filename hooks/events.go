@@ -19,13 +19,16 @@ var (
 	Stop             = Event{Name: "Stop", Command: "stop", Timeout: 30}
 	PreToolUse       = Event{Name: "PreToolUse", Command: "pre-tool-use", Matcher: writeTools, Timeout: 5}
 	PostToolUse      = Event{Name: "PostToolUse", Command: "post-tool-use", Matcher: writeTools, Timeout: 10}
+	// PostToolUseFailure: a failed tool call (a shell command that exited
+	// non-zero) may still have changed files; its window is closed too.
+	PostToolUseFailure = Event{Name: "PostToolUseFailure", Command: "post-tool-use-failure", Matcher: writeTools, Timeout: 10}
 )
 
 // writeTools are the tools that can write a memory file: the file tools
 // and the shell.
 const writeTools = "Write|Edit|MultiEdit|NotebookEdit|Bash"
 
-var allEvents = []Event{SessionStart, UserPromptSubmit, Stop, PreToolUse, PostToolUse}
+var allEvents = []Event{SessionStart, UserPromptSubmit, Stop, PreToolUse, PostToolUse, PostToolUseFailure}
 
 // Events returns the events that have an entry point in this build, in
 // registration order. init registers exactly these.

@@ -29,10 +29,13 @@ type Input struct {
 	Prompt         string `json:"prompt"`
 	StopHookActive bool   `json:"stop_hook_active"`
 	// LastAssistantMessage is the final reply, in Stop's input.
-	LastAssistantMessage string          `json:"last_assistant_message"`
-	ToolName             string          `json:"tool_name"`
-	ToolInput            json.RawMessage `json:"tool_input"`
-	ToolResponse         json.RawMessage `json:"tool_response"`
+	LastAssistantMessage string `json:"last_assistant_message"`
+	ToolName             string `json:"tool_name"`
+	// ToolUseID is Claude Code's id of a tool call, the same in its
+	// PreToolUse, PostToolUse and PostToolUseFailure.
+	ToolUseID    string          `json:"tool_use_id"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
 
 	// Raw is stdin as read, for entry points that hand it on unchanged.
 	Raw []byte `json:"-"`
@@ -70,6 +73,7 @@ func ParseInput(data []byte) (Input, error) {
 	decode("stop_hook_active", &in.StopHookActive)
 	decode("last_assistant_message", &in.LastAssistantMessage)
 	decode("tool_name", &in.ToolName)
+	decode("tool_use_id", &in.ToolUseID)
 	in.ToolInput = fields["tool_input"]
 	in.ToolResponse = fields["tool_response"]
 	return in, first

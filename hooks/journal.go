@@ -10,59 +10,138 @@ import (
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journaled commits what a tool call changed in the memory, attributed to
-// the session and the tool, after h has answered (an edit of a reference
-// file is ingested into the records first, so they are one change). What
-// changed before the call, outside the agent, is committed first as an
-// external edit. When the change removed lines from core memory or a
-// reference file, the agent is told at once, with the command that puts
-// them back. The journal never fails the hook: its trouble is one line on
-// stderr, once.
-func journaled(h Handler) Handler {
+// openJournal is the home's journal as a hook's change is committed to
+// it: the hook's clock, and git run in the hook's environment.
+func openJournal(env Env) *journal.Journal {
+	j := journal.Open(env.Layout)
+	j.Now = env.Now
+	j.Environ = env.Environ
+	return j
+}
+
+// journalNote turns a journal failure into one line for the hook's
+// stderr, once for each new problem and never for a busy repository.
+func journalNote(j *journal.Journal, ev Event, err error) string {
+	if err == nil || errors.Is(err, journal.ErrBusy) || !j.NewProblem(err) {
+		return ""
+	}
+	return fmt.Sprintf("zylos-memory hook %s: journal: %v (the change waits for the next commit)", ev.Command, err)
+}
+
+// outsideFirst runs h after committing, as an external edit, whatever
+// changed in the memory outside every open tool call (an editor, a
+// script): so that nothing an editor did is ever folded into an agent's
+// change. It is a stamp of the tree when nothing changed.
+func outsideFirst(ev Event, h Handler) Handler {
 	return func(ctx context.Context, env Env, in Input) (Answer, error) {
-		j := journal.Open(env.Layout)
-		j.Now = env.Now
-		j.Environ = env.Environ
+		j := openJournal(env)
+		_, cerr := j.CommitOutside(ctx)
+		msg := journalNote(j, ev, cerr)
+		ans, err := h(ctx, env, in)
+		if msg != "" {
+			ans.Message = strings.TrimSpace(ans.Message + "\n" + msg)
+		}
+		return ans, err
+	}
+}
+
+// openIntent opens the window of the tool call in, after h (the guard)
+// let it run: what changed before it is committed as an external edit,
+// and what changes until its PostToolUse is the call's (see journal's
+// Intent). A call that names no memory file and is no shell opens none.
+func openIntent(h Handler) Handler {
+	return func(ctx context.Context, env Env, in Input) (Answer, error) {
+		ans, err := h(ctx, env, in)
+		if err != nil || ans.Output != nil {
+			return ans, err // refused: the tool does not run
+		}
+		j := openJournal(env)
+		intent := journal.Intent{ID: in.ToolUseID, Session: in.SessionID, Tool: in.ToolName, Shell: in.ToolName == "Bash"}
+		if !intent.Shell {
+			rel, rerr := j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
+			if rerr != nil {
+				_, cerr := j.CommitOutside(ctx)
+				ans.Message = journalNote(j, PreToolUse, cerr)
+				return ans, nil
+			}
+			intent.Path = rel
+		}
+		if intent.ID == "" {
+			// A client that sends no tool_use_id: the PostToolUse
+			// commits as it can (see journaled).
+			_, cerr := j.CommitOutside(ctx)
+			ans.Message = journalNote(j, PreToolUse, cerr)
+			return ans, nil
+		}
+		ans.Message = journalNote(j, PreToolUse, j.OpenIntent(ctx, intent))
+		return ans, nil
+	}
+}
+
+// journaled commits what a tool call changed in the memory, attributed to
+// the session, the tool and the call, after h has answered (an edit of a
+// reference file is ingested into the records first, so they are one
+// change). When the change removed lines from core memory or a reference
+// file, the agent is told at once, with the command that puts them back.
+// The journal never fails the hook: its trouble is one line on stderr,
+// once.
+func journaled(ev Event, h Handler) Handler {
+	return func(ctx context.Context, env Env, in Input) (Answer, error) {
+		j := openJournal(env)
 		if j.Off() {
 			return h(ctx, env, in)
 		}
-		var notes []string
-		note := func(err error) {
-			if err != nil && !errors.Is(err, journal.ErrBusy) && j.NewProblem(err) {
-				notes = append(notes, fmt.Sprintf("zylos-memory hook %s: journal: %v (memory is written; the journal catches up later)", PostToolUse.Command, err))
-			}
+		rel, inMemory := "", in.ToolName == "Bash"
+		if !inMemory {
+			var err error
+			rel, err = j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
+			inMemory = err == nil
 		}
-		own := journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName}
-		// The file tools name their file; the shell may have written any.
-		if in.ToolName != "Bash" {
-			if _, err := j.Rel(guard.FilePath(in.ToolInput), in.Cwd); err != nil {
-				// The tool wrote outside memory: nothing for the journal,
-				// not even a look (what others changed waits for the
-				// service, or the next command or hook in memory).
-				return h(ctx, env, in)
+		opened := j.HasIntent(in.ToolUseID)
+		var mark journal.Mark
+		var jerr error
+		if inMemory {
+			if !opened && in.ToolName != "Bash" {
+				jerr = commitBefore(ctx, j, rel)
 			}
-			note(commitBefore(ctx, j, in))
+			mark = j.Mark()
 		}
 		ans, err := h(ctx, env, in)
 		if err != nil {
 			return ans, err
 		}
-		res, jerr := j.Commit(ctx, own)
-		note(jerr)
+		var res *journal.Committed
+		var cerr error
+		own := journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName}
+		switch {
+		case !inMemory:
+			// The tool wrote outside memory: only what others changed.
+			_, cerr = j.CommitOutside(ctx)
+		case opened:
+			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, j.ChangedSince(mark))
+		default:
+			// No window was opened (no tool_use_id, or a PreToolUse that
+			// did not run): a file tool's file is its own, and what else
+			// was pending went first as an external edit; a shell has no
+			// window to tell its changes from others', and takes all.
+			res, cerr = j.Commit(ctx, own)
+		}
+		if cerr != nil {
+			jerr = cerr
+		}
 		if res != nil && len(res.Losses) > 0 {
 			tellLoss(&ans, journal.Advice(res.Losses, res.Parent, env.invocation()))
 		}
-		if len(notes) > 0 {
-			ans.Message = strings.TrimSpace(ans.Message + "\n" + strings.Join(notes, "\n"))
+		if msg := journalNote(j, ev, jerr); msg != "" {
+			ans.Message = strings.TrimSpace(ans.Message + "\n" + msg)
 		}
 		return ans, nil
 	}
 }
 
 // commitBefore commits, as an external edit, what changed besides the
-// file the tool wrote.
-func commitBefore(ctx context.Context, j *journal.Journal, in Input) error {
-	rel, _ := j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
+// file rel the tool wrote.
+func commitBefore(ctx context.Context, j *journal.Journal, rel string) error {
 	paths, all := j.ChangedPaths()
 	if all || len(paths) == 0 || (len(paths) == 1 && paths[0] == rel) {
 		return nil

@@ -57,12 +57,17 @@ func (e Env) invocation() string {
 // handlers maps a subcommand to its entry point; an event without one is
 // neither offered as a subcommand nor registered by init.
 var handlers = map[string]Handler{
-	SessionStart.Command:     sessionStart,
-	UserPromptSubmit.Command: userPromptSubmit,
-	Stop.Command:             stop,
-	PreToolUse.Command:       preToolUse,
-	PostToolUse.Command:      journaled(postToolUse),
+	SessionStart.Command:       outsideFirst(SessionStart, sessionStart),
+	UserPromptSubmit.Command:   outsideFirst(UserPromptSubmit, userPromptSubmit),
+	Stop.Command:               outsideFirst(Stop, stop),
+	PreToolUse.Command:         openIntent(preToolUse),
+	PostToolUse.Command:        journaled(PostToolUse, postToolUse),
+	PostToolUseFailure.Command: journaled(PostToolUseFailure, toolFailed),
 }
+
+// toolFailed answers nothing: a failed call is only committed, for what it
+// may have changed before it failed.
+func toolFailed(context.Context, Env, Input) (Answer, error) { return Answer{}, nil }
 
 // Options configures one run of an entry point.
 type Options struct {

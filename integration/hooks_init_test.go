@@ -54,7 +54,7 @@ func TestInitRegistersHooks(t *testing.T) {
 		!strings.Contains(res.Stdout, "saved the previous settings as .claude/settings.local.json.bak-20260315T103000Z") {
 		t.Fatalf("init: %+v", res)
 	}
-	want := map[string]int{"SessionStart": 1, "UserPromptSubmit": 1, "Stop": 1, "PreToolUse": 1, "PostToolUse": 1}
+	want := map[string]int{"SessionStart": 1, "UserPromptSubmit": 1, "Stop": 1, "PreToolUse": 1, "PostToolUse": 1, "PostToolUseFailure": 1}
 	if got := ourCommands(t, settings); !equalCounts(got, want) {
 		t.Errorf("registered %v, want %v", got, want)
 	}
@@ -107,7 +107,7 @@ func TestInitConcurrentRegistration(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	want := map[string]int{"SessionStart": 1, "UserPromptSubmit": 1, "Stop": 1, "PreToolUse": 1, "PostToolUse": 1}
+	want := map[string]int{"SessionStart": 1, "UserPromptSubmit": 1, "Stop": 1, "PreToolUse": 1, "PostToolUse": 1, "PostToolUseFailure": 1}
 	if got := ourCommands(t, settings); !equalCounts(got, want) {
 		t.Errorf("after concurrent inits: %v, want %v", got, want)
 	}

@@ -93,7 +93,8 @@ func everyHookCases(tb testing.TB) []everyHookCase {
 		{name: "post write elsewhere", call: writeTool("s1", func(string) string { return "/tmp/elsewhere.txt" })},
 		{name: "post write of core memory", write: appendTo(core, "- the kafka lag alert fires at 30 seconds\n"),
 			call: writeTool("s1", core)},
-		// git reads the hook's environment: its global configuration here.
+		// The journal's git reads no one's configuration, the hook's
+		// global one included, in the service as in the process.
 		{name: "post write with the hook's git configuration", write: func(tb testing.TB, zylos string) {
 			write(gitConfig, "[i18n]\n\tcommitEncoding = ISO-8859-1\n")(tb, zylos)
 			appendTo(core, "- the lag alert pages the on-call\n")(tb, zylos)
@@ -162,7 +163,7 @@ func TestServiceAnswersEveryHookAsTheProcess(t *testing.T) {
 		{"session start with the sync trigger from the environment", "[Action Required]"},
 		{"post write of core memory", "Session: s1"},
 		{"post truncation of core memory", "restore"},
-		{"post write with the hook's git configuration", "ISO-8859-1"},
+		{"post write with the hook's git configuration", "Zylos-Tool: Write"},
 		{"post invalid record", "moved to"},
 		{"post malformed reference entry", "not saved as records"},
 		{"stop with a decision to save", `"decision":"block"`},
@@ -170,6 +171,9 @@ func TestServiceAnswersEveryHookAsTheProcess(t *testing.T) {
 		for i, c := range cases {
 			if c.name == want.name && !strings.Contains(inProcess[i].answer+inProcess[i].commit, want.text) {
 				t.Errorf("%s: %q not in\n%s%s", c.name, want.text, inProcess[i].answer, inProcess[i].commit)
+			}
+			if c.name == want.name && strings.Contains(inProcess[i].commit, "ISO-8859-1") {
+				t.Errorf("%s: the hook's git configuration reached the journal:\n%s", c.name, inProcess[i].commit)
 			}
 		}
 	}

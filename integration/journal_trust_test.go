@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,5 +202,131 @@ func TestJournalAdoptedRepositoryStopsTrackingState(t *testing.T) {
 	}
 	if got := gitIn(t, mem, "log", "--format=%s"); !strings.HasSuffix(got, "by hand\n") {
 		t.Errorf("the history is not kept:\n%s", got)
+	}
+}
+
+// toolCallPayload is Claude Code's input to a tool call's hook: event
+// PreToolUse, PostToolUse or PostToolUseFailure, with the call's id.
+func toolCallPayload(event, session, id, tool, path string) string {
+	input := `{"command":"true"}`
+	if path != "" {
+		input = fmt.Sprintf(`{"file_path":%q,"old_string":"a","new_string":"b"}`, path)
+	}
+	return fmt.Sprintf(`{"hook_event_name":%q,"session_id":%q,"tool_use_id":%q,"tool_name":%q,"tool_input":%s,"tool_response":{},"cwd":"/"}`,
+		event, session, id, tool, input)
+}
+
+// toolHook runs the hook of event for one tool call.
+func toolHook(t *testing.T, r testutil.Run, event, session, id, tool, path string) testutil.Result {
+	t.Helper()
+	command := map[string]string{"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use", "PostToolUseFailure": "post-tool-use-failure"}[event]
+	r.Stdin = toolCallPayload(event, session, id, tool, path)
+	res := r.Exec(t, "hook", command)
+	if res.Code != 0 {
+		t.Fatalf("hook %s: %+v", command, res)
+	}
+	return res
+}
+
+// commitsOf lists the journal's commits, newest first, as
+// "subject|session|tool-use".
+func commitsOf(t *testing.T, mem string) []string {
+	t.Helper()
+	out := gitIn(t, mem, "log", "--format=%s|%(trailers:key=Zylos-Session,valueonly,separator=)|%(trailers:key=Zylos-Tool-Use,valueonly,separator=)")
+	return strings.Split(strings.TrimSpace(out), "\n")
+}
+
+// The user edits core.md and preferences.md by hand; then the agent runs
+// a shell command that writes a note. The hand edits are an external
+// edit, the note is the call's; undoing the session removes the note and
+// keeps the user's work.
+func TestJournalHandEditThenShellThenUndo(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	core := filepath.Join(mem, "core.md")
+	prefs := filepath.Join(mem, "reference", "preferences.md")
+	appendFile(t, core, "\n- the user's own line\n")
+	appendFile(t, prefs, "\n- prefers tabs\n")
+	toolHook(t, r, "PreToolUse", "sess-a", "toolu_01", "Bash", "")
+	os.WriteFile(filepath.Join(mem, "notes.md"), []byte("the agent's note\n"), 0o644)
+	toolHook(t, r, "PostToolUse", "sess-a", "toolu_01", "Bash", "")
+	got := commitsOf(t, mem)
+	if len(got) < 3 || got[0] != "Bash: create notes.md|sess-a|toolu_01" || !strings.HasPrefix(got[1], "external edit: update core.md, update reference/preferences.md||") {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+	if res := r.Exec(t, "undo", "--session", "sess-a"); res.Code != 0 {
+		t.Fatalf("undo: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(mem, "notes.md")); !os.IsNotExist(err) {
+		t.Error("the agent's note is still there")
+	}
+	for path, line := range map[string]string{core: "the user's own line", prefs: "prefers tabs"} {
+		if data, _ := os.ReadFile(path); !strings.Contains(string(data), line) {
+			t.Errorf("the undo took the user's edit of %s", path)
+		}
+	}
+}
+
+// Two Edit calls of one turn run side by side: each file goes to the
+// call that named it, and undoing the session reverts both.
+func TestJournalParallelEditsEachTheirOwn(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	core := filepath.Join(mem, "core.md")
+	prefs := filepath.Join(mem, "reference", "preferences.md")
+	before := map[string][]byte{}
+	for _, p := range []string{core, prefs} {
+		before[p], _ = os.ReadFile(p)
+	}
+	toolHook(t, r, "PreToolUse", "sess-p", "toolu_a", "Edit", core)
+	toolHook(t, r, "PreToolUse", "sess-p", "toolu_b", "Edit", prefs)
+	appendFile(t, core, "- edited by call a\n")
+	appendFile(t, prefs, "- edited by call b\n")
+	toolHook(t, r, "PostToolUse", "sess-p", "toolu_a", "Edit", core)
+	toolHook(t, r, "PostToolUse", "sess-p", "toolu_b", "Edit", prefs)
+	got := commitsOf(t, mem)
+	if len(got) < 2 || got[0] != "Edit: update reference/preferences.md|sess-p|toolu_b" || got[1] != "Edit: update core.md|sess-p|toolu_a" {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+	if res := r.Exec(t, "undo", "--session", "sess-p"); res.Code != 0 {
+		t.Fatalf("undo: %+v", res)
+	}
+	for p, want := range before {
+		if data, _ := os.ReadFile(p); string(data) != string(want) {
+			t.Errorf("%s after the undo:\n%s", p, data)
+		}
+	}
+}
+
+// While a shell command of one session runs, another session's prompt
+// does not take what the shell is writing as an external edit; the
+// shell's PostToolUse (a failure here) takes it.
+func TestJournalOpenShellKeepsItsWindow(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	toolHook(t, r, "PreToolUse", "sess-s", "toolu_sh", "Bash", "")
+	os.WriteFile(filepath.Join(mem, "build.md"), []byte("half written\n"), 0o644)
+	r.Stdin = `{"hook_event_name":"UserPromptSubmit","session_id":"sess-other","prompt":"hello","cwd":"/"}`
+	if res := r.Exec(t, "hook", "user-prompt-submit"); res.Code != 0 {
+		t.Fatalf("prompt: %+v", res)
+	}
+	toolHook(t, r, "PostToolUseFailure", "sess-s", "toolu_sh", "Bash", "")
+	if got := commitsOf(t, mem); got[0] != "Bash: create build.md|sess-s|toolu_sh" {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// An editor's change made outside any tool call is committed by the next
+// hook of any kind, before anything of the agent's.
+func TestJournalEveryHookCommitsOutsideEditsFirst(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	appendFile(t, filepath.Join(mem, "core.md"), "- typed in an editor\n")
+	r.Stdin = `{"hook_event_name":"UserPromptSubmit","session_id":"sess-u","prompt":"hello","cwd":"/"}`
+	if res := r.Exec(t, "hook", "user-prompt-submit"); res.Code != 0 {
+		t.Fatalf("prompt: %+v", res)
+	}
+	if got := commitsOf(t, mem); got[0] != "external edit: update core.md||" {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zylos/zylos-memory/internal/realpath"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -89,7 +90,7 @@ func Classify(path, cwd string, opts Options) Target {
 		cwd = opts.Cwd
 	}
 	lexical := absolute(path, cwd, opts.Home)
-	real := resolve(lexical)
+	real := realpath.Resolve(lexical)
 	if isPending(real, opts.TempDir) {
 		return Target{Path: real, Class: Staging}
 	}
@@ -123,26 +124,11 @@ func absolute(path, cwd, home string) string {
 	return filepath.Clean(path)
 }
 
-// resolve follows the symlinks of the longest existing prefix of p and
-// appends the rest, which cannot be a link yet.
-func resolve(p string) string {
-	rest := ""
-	for dir := p; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(real, rest)
-		}
-		if dir == filepath.Dir(dir) {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-	}
-}
-
 func isPending(p, tempDir string) bool {
 	if tempDir == "" {
 		tempDir = "/tmp"
 	}
-	if filepath.Dir(p) != resolve(tempDir) {
+	if filepath.Dir(p) != realpath.Resolve(tempDir) {
 		return false
 	}
 	name := filepath.Base(p)
@@ -159,7 +145,7 @@ func isPending(p, tempDir string) bool {
 func roots(p, def string) []string {
 	var out []string
 	if def != "" {
-		out = append(out, filepath.Clean(def), resolve(filepath.Clean(def)))
+		out = append(out, filepath.Clean(def), realpath.Resolve(filepath.Clean(def)))
 	}
 	if marked, err := records.ResolveRoot("", p, ""); err == nil && marked != p {
 		out = append(out, marked)

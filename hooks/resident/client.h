@@ -9,7 +9,7 @@
 #define ZM_SOCKET "hooks.sock"
 
 /* The hook entry points the service answers, space separated. */
-#define ZM_SERVED "session-start user-prompt-submit stop pre-tool-use post-tool-use"
+#define ZM_SERVED "session-start user-prompt-submit stop pre-tool-use post-tool-use post-tool-use-failure"
 
 /* The server's first byte: it answers (a 4-byte deadline in ms follows) or
  * declines (the hook answers in its own process). Then its answer: 'R',
@@ -24,6 +24,14 @@
  * answer before failing open. */
 #define ZM_ACCEPT_WAIT_MS 1000
 #define ZM_ANSWER_GRACE_MS 250
+
+/* A hook's deadline when its command line gives no --timeout (Go's
+ * hooks.DefaultDeadline), and the longest --timeout the service answers
+ * under. The client waits for the answer no longer than the deadline its
+ * own command line gives, whatever the service's ZM_ACCEPT says: a
+ * listener that is not the service cannot hold a hook. */
+#define ZM_DEFAULT_DEADLINE_MS 800
+#define ZM_MAX_DEADLINE_MS 3600000
 
 /* How long the client waits for a full stdout or stderr to drain. */
 #define ZM_WRITE_WAIT_MS 5000

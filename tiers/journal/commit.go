@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +32,8 @@ const (
 	trailerSession = "Zylos-Session"
 	trailerTool    = "Zylos-Tool"
 	trailerCommand = "Zylos-Command"
-	trailerUndo    = "Zylos-Undo" // the session an undo reverted
+	trailerUndo    = "Zylos-Undo"     // the session an undo reverted
+	trailerToolUse = "Zylos-Tool-Use" // Claude Code's id of the tool call
 )
 
 // Change describes who made a change and why.
@@ -48,6 +50,8 @@ type Change struct {
 	Label string
 	// Undoes is the session whose changes this change reverts.
 	Undoes string
+	// ToolUse is Claude Code's tool_use_id of the call that made it.
+	ToolUse string
 }
 
 // label is what a commit message starts with: the command, the tool, or
@@ -74,7 +78,7 @@ func (c Change) message(files []FileChange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", c.label(), oneLine(summary))
 	fmt.Fprintf(&b, "%s: %s\n", trailerSource, c.Source)
-	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}, {trailerUndo, c.Undoes}} {
+	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}, {trailerToolUse, c.ToolUse}, {trailerUndo, c.Undoes}} {
 		if v := oneLine(t[1]); v != "" {
 			fmt.Fprintf(&b, "%s: %s\n", t[0], v)
 		}
@@ -102,25 +106,38 @@ type Committed struct {
 // Commit commits every change under memory/ as c, and answers nil when
 // nothing changed (there is never an empty commit) or the journal is off.
 func (j *Journal) Commit(ctx context.Context, c Change) (*Committed, error) {
-	return j.commit(ctx, c, nil)
+	return j.commitSelected(ctx, c, selection{})
 }
 
 // CommitExcept commits, as c, every change except those of the paths in
-// keep (relative to memory/): a hook calls it with c an external edit
-// before its own commit, so that its commit never swallows them.
+// keep (relative to memory/).
 func (j *Journal) CommitExcept(ctx context.Context, c Change, keep []string) (*Committed, error) {
-	return j.commit(ctx, c, keep)
+	return j.commitSelected(ctx, c, selection{except: keep})
 }
 
-func (j *Journal) commit(ctx context.Context, c Change, keep []string) (res *Committed, err error) {
+// selection is which changed paths a commit takes: only some, or all
+// but some; the zero value takes all.
+type selection struct {
+	only   []string
+	except []string
+}
+
+func (s selection) takes(path string) bool {
+	if s.only != nil {
+		return slices.Contains(s.only, path)
+	}
+	return !slices.Contains(s.except, path)
+}
+
+func (j *Journal) commitSelected(ctx context.Context, c Change, sel selection) (res *Committed, err error) {
 	if j.Off() {
 		return nil, nil
 	}
 	if info, err := os.Stat(j.dir); err != nil || !info.IsDir() {
 		return nil, nil // no memory to keep (yet: init --from clones into it)
 	}
-	if len(keep) > 0 || !j.unchanged() {
-		res, err = j.commitLocked(ctx, c, keep)
+	if sel.only != nil || len(sel.except) > 0 || !j.unchanged() {
+		res, err = j.commitLocked(ctx, c, sel)
 	}
 	j.report(err)
 	return res, err
@@ -151,7 +168,7 @@ func (j *Journal) ChangedPaths() (paths []string, all bool) {
 	return changed(old, cur), false
 }
 
-func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*Committed, error) {
+func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*Committed, error) {
 	wait := j.LockWait
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
@@ -167,24 +184,54 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 	if err := j.busy(); err != nil {
 		return nil, err
 	}
+	old, stamped := j.loadStamp()
 	cur, walkErr := walk(j.dir)
-	spec := append([]string{"."}, excludedPathspecs...)
-	for _, k := range keep {
-		spec = append(spec, ":(exclude,literal)"+k)
+	if _, hurried := ctx.Deadline(); hurried && walkErr == nil {
+		sel = sel.without(bigFiles(old, cur))
+	}
+	var spec, limit []string
+	if sel.only != nil {
+		for _, p := range sel.only {
+			if !excludedPath(p) {
+				limit = append(limit, ":(literal)"+p)
+			}
+		}
+		if len(limit) == 0 {
+			return nil, nil
+		}
+		// No exclusions beside the paths: git 2.39 then adds nothing new in
+		// an untracked directory. The paths are checked above instead.
+		spec = limit
+	} else {
+		spec = append([]string{"."}, excludedPathspecs()...)
+		for _, k := range sel.except {
+			spec = append(spec, ":(exclude,literal)"+k)
+		}
 	}
 	if _, err := j.git(ctx, []byte(strings.Join(spec, "\x00")), "add", "-A", "--force", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-		return nil, err
+		var ge *GitError
+		if sel.only == nil || !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "did not match any files") {
+			return nil, err
+		}
+		// The file named is gone and was never kept: nothing to commit.
 	}
 	// One diff tells the files and, for the watched ones, what left them.
-	out, err := j.git(ctx, nil, "diff", "--cached", "--no-renames", "--no-color", "--no-ext-diff", "-U0", "--patch-with-raw")
+	diff := []string{"diff", "--cached", "--no-renames", "--no-color", "--no-ext-diff", "-U0", "--patch-with-raw"}
+	if limit != nil {
+		diff = append(append(diff, "--"), limit...)
+	}
+	out, err := j.git(ctx, nil, diff...)
 	if err != nil {
 		return nil, err
 	}
 	files, patch := parseRaw(out)
-	if len(files) == 0 {
-		if len(keep) == 0 && walkErr == nil {
-			j.saveStamp(cur)
+	keep := func() {
+		if walkErr == nil && (stamped || (sel.only == nil && len(sel.except) == 0)) {
+			j.saveStamp(sel.merge(old, cur))
 		}
+	}
+	if len(files) == 0 {
+		keep()
 		return nil, nil
 	}
 	parent := j.head()
@@ -200,15 +247,65 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, keep []string) (*C
 		// service (see Watch), not after each tool call.
 		args = append([]string{"-c", "maintenance.auto=false"}, args...)
 	}
+	if limit != nil {
+		// Only the selected paths, whatever else the index holds.
+		args = append(append(args, "--only", "--"), limit...)
+	}
 	if _, err := j.git(ctx, []byte(res.Message), args...); err != nil {
 		j.dropStamp()
 		return nil, err
 	}
 	res.Rev = j.head()
-	if len(keep) == 0 && walkErr == nil {
-		j.saveStamp(cur)
-	}
+	keep()
 	return res, nil
+}
+
+// bigFile is the size from which a changed file is left out of a commit
+// made under a deadline (a hook's): adding it and diffing it could take
+// longer than the hook may, and a git killed at the deadline leaves the
+// blob it was writing behind. The service and the commands, which have
+// no such deadline, commit it.
+const bigFile = 8 << 20
+
+// bigFiles lists the changed paths of cur at or over bigFile bytes.
+func bigFiles(old, cur stamp) []string {
+	var out []string
+	for _, p := range changed(old, cur) {
+		if st, ok := cur[p]; ok && st.size >= bigFile {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// without is the selection less the paths in drop.
+func (s selection) without(drop []string) selection {
+	if len(drop) == 0 {
+		return s
+	}
+	if s.only != nil {
+		s.only = slices.DeleteFunc(slices.Clone(s.only), func(p string) bool { return slices.Contains(drop, p) })
+		return s
+	}
+	s.except = append(slices.Clone(s.except), drop...)
+	return s
+}
+
+// merge is the stamp after a commit of the selection: the tree as it is
+// now for the paths it took, as last committed for the others.
+func (s selection) merge(old, cur stamp) stamp {
+	out := stamp{}
+	for p, st := range old {
+		if !s.takes(p) {
+			out[p] = st
+		}
+	}
+	for p, st := range cur {
+		if s.takes(p) {
+			out[p] = st
+		}
+	}
+	return out
 }
 
 // parseRaw reads `git diff --patch-with-raw`: the files it changed, from

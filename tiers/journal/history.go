@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/lazy"
+	"github.com/zylos/zylos-memory/internal/realpath"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/entries"
 )
@@ -249,7 +251,7 @@ var timeLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:0
 
 // relativeTime is a time relative to now, in the forms git reads and
 // says so in docs: `2 hours ago`, `yesterday`.
-var relativeTime = regexp.MustCompile(`^(?i)(now|today|yesterday|(\d+|an?|one) (second|minute|hour|day|week|month|year)s? ago)$`)
+var relativeTime = lazy.Regexp(`^(?i)(now|today|yesterday|(\d+|an?|one) (second|minute|hour|day|week|month|year)s? ago)$`)
 
 // isTime reports whether s is a time the journal's --since and --until
 // take: an absolute time parseTime reads or a relative one. Git's own
@@ -260,7 +262,7 @@ func isTime(s string) bool {
 	if _, ok := parseTime(s, time.UTC); ok {
 		return true
 	}
-	return relativeTime.MatchString(s)
+	return relativeTime().MatchString(s)
 }
 
 func parseTime(s string, loc *time.Location) (time.Time, bool) {
@@ -313,13 +315,14 @@ func (j *Journal) resolve(arg, cwd string) (rel string, byID bool, err error) {
 	return "", false, fmt.Errorf("%s %w", arg, ErrOutside)
 }
 
-// inside is p relative to memory/, when p is a path the journal keeps.
+// inside is p relative to memory/, when p is a path the journal keeps;
+// p and memory/ are compared as written and with their links followed,
+// as the records guard and the reference ingest compare them.
 func (j *Journal) inside(p string) (string, bool) {
-	rel, err := filepath.Rel(j.dir, filepath.Clean(p))
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+	rel, ok := realpath.Within(j.dir, p)
+	if !ok {
 		return "", false
 	}
-	rel = filepath.ToSlash(rel)
 	top, _, _ := strings.Cut(rel, "/")
 	if top == ".git" || top == ".state" {
 		return "", false

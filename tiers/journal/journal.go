@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -48,7 +49,7 @@ var excluded = []string{"/.state/", ".index.lock", ".index-pending", ".staging/"
 	"*~", ".*.sw[a-p]", ".#*", "#*#"}
 
 // excludedPathspecs are the excluded paths as pathspecs of `git add`.
-var excludedPathspecs = func() []string {
+var excludedPathspecs = sync.OnceValue(func() []string {
 	var out []string
 	for _, p := range excluded {
 		switch {
@@ -61,7 +62,19 @@ var excludedPathspecs = func() []string {
 		}
 	}
 	return out
-}()
+})
+
+// excludedPath reports whether the path rel (relative to memory/) is one
+// the journal never keeps, or lies in such a directory.
+func excludedPath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for i, name := range parts {
+		if isExcluded(strings.Join(parts[:i+1], "/"), name, i < len(parts)-1) {
+			return true
+		}
+	}
+	return false
+}
 
 // isExcluded reports whether the file or directory name, at rel under
 // memory/, is one the journal never keeps.
@@ -204,7 +217,7 @@ func (j *Journal) ensure(ctx context.Context) error {
 	// A repository adopted, or kept by an older journal, may track what
 	// the journal excludes (.state/ above all): its next commit stops.
 	untrack := []string{"rm", "-r", "--cached", "-q", "--ignore-unmatch", "--"}
-	for _, p := range excludedPathspecs {
+	for _, p := range excludedPathspecs() {
 		untrack = append(untrack, strings.Replace(p, "exclude,", "", 1))
 	}
 	_, err = j.git(ctx, nil, untrack...)

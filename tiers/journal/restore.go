@@ -32,7 +32,7 @@ func (j *Journal) Restore(ctx context.Context, c Change, rel, rev string, write 
 	if cur, err := regfile.ReadFile(abs); err == nil && bytes.Equal(cur, data) {
 		return fmt.Sprintf("memory/%s is already as at %s; nothing changed", rel, short(rev)), nil
 	}
-	if _, err := j.Commit(ctx, Change{Source: FromExternal}); err != nil && !errors.Is(err, ErrBusy) {
+	if _, err := j.CommitOutside(ctx); err != nil && !errors.Is(err, ErrBusy) {
 		return "", err
 	}
 	if write == nil {
@@ -101,6 +101,34 @@ func (p *UndoPlan) Lines(loc *time.Location) []string {
 // change, a session undone already, an undo that later changes are in the
 // way of, and one that would delete a file the session did not create.
 func (j *Journal) PlanUndo(ctx context.Context, session string) (*UndoPlan, error) {
+	entries, err := j.undoEntries(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	release, err := j.lock(j.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := j.revertTree(ctx, entries)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	out, err := j.git(ctx, nil, "diff-tree", "-r", "--no-renames", "--name-status", "-z", "HEAD", tree)
+	if err != nil {
+		return nil, err
+	}
+	plan := &UndoPlan{Session: session, Entries: entries, Files: parseNameStatus(out), tree: tree}
+	if err := j.checkDeletes(ctx, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// undoEntries are the changes of session an undo reverts: every one since
+// its last undo. A blank session, one with no change and one undone
+// already are refused.
+func (j *Journal) undoEntries(ctx context.Context, session string) ([]Entry, error) {
 	if strings.TrimSpace(session) == "" {
 		return nil, ErrNoSession
 	}
@@ -125,24 +153,7 @@ func (j *Journal) PlanUndo(ctx context.Context, session string) (*UndoPlan, erro
 		}
 		return nil, fmt.Errorf("%w %q; nothing changed", ErrUnknownSession, session)
 	}
-	release, err := j.lock(j.LockWait)
-	if err != nil {
-		return nil, err
-	}
-	tree, err := j.revertTree(ctx, entries)
-	release()
-	if err != nil {
-		return nil, err
-	}
-	out, err := j.git(ctx, nil, "diff-tree", "-r", "--no-renames", "--name-status", "-z", "HEAD", tree)
-	if err != nil {
-		return nil, err
-	}
-	plan := &UndoPlan{Session: session, Entries: entries, Files: parseNameStatus(out), tree: tree}
-	if err := j.checkDeletes(ctx, plan); err != nil {
-		return nil, err
-	}
-	return plan, nil
+	return entries, nil
 }
 
 // checkDeletes refuses a plan that deletes a file none of the session's
@@ -186,7 +197,10 @@ func (j *Journal) checkDeletes(ctx context.Context, p *UndoPlan) error {
 // not possible it changes nothing and says which files and lines are in
 // the way (see PlanUndo for every refusal).
 func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.Location) ([]string, error) {
-	if _, err := j.Commit(ctx, Change{Source: FromExternal}); err != nil && !errors.Is(err, ErrBusy) {
+	if _, err := j.undoEntries(ctx, session); err != nil {
+		return nil, err // refused before anything is committed
+	}
+	if _, err := j.CommitOutside(ctx); err != nil && !errors.Is(err, ErrBusy) {
 		return nil, err
 	}
 	plan, err := j.PlanUndo(ctx, session)

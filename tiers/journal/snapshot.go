@@ -33,7 +33,7 @@ func (j *Journal) Snapshot(now time.Time) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 	defer cancel()
 	c := Change{Source: FromScheduler, Command: "memory-git-snapshot-daily", Label: "memory", Summary: "daily snapshot " + now.Format("2006-01-02")}
-	res, err := j.commitLocked(ctx, c, nil)
+	res, err := j.commitLocked(ctx, c, selection{})
 	j.report(err)
 	switch {
 	case errors.Is(err, ErrBusy):

@@ -46,7 +46,7 @@ func (j *Journal) Watch(ctx context.Context, o WatchOptions) {
 			if j.Off() {
 				continue
 			}
-			res, err := j.Commit(ctx, Change{Source: FromExternal})
+			res, err := j.CommitOutside(ctx)
 			switch {
 			case err != nil && !errors.Is(err, ErrBusy) && err.Error() != lastErr && o.Log != nil:
 				o.Log.Warn("journal: external edits not committed", "err", err)

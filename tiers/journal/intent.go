@@ -1,0 +1,231 @@
+package journal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/lazy"
+	"github.com/zylos/zylos-memory/internal/regfile"
+)
+
+// A change is attributed by intent, not by timing: a tool call of the
+// agent opens a window at its PreToolUse, where what changed before it is
+// committed as an external edit, and closes it at its PostToolUse (or
+// PostToolUseFailure), where what changed inside it is committed as the
+// call's. A file tool's window holds the file it names; a shell's holds
+// every other change made while it ran. Outside every window a change is
+// an external edit, and whoever looks first (any hook, command or the
+// service) commits it as one, never folded into an agent's change.
+
+// Intent is one open tool call.
+type Intent struct {
+	ID      string    `json:"id"` // Claude Code's tool_use_id
+	Session string    `json:"session"`
+	Tool    string    `json:"tool"`
+	Path    string    `json:"path,omitempty"` // the memory file it names, relative to memory/
+	Shell   bool      `json:"shell,omitempty"`
+	Opened  time.Time `json:"opened"`
+}
+
+// intentTTL is how long a window stays open without its PostToolUse: a
+// call Claude Code never reported back (an interrupted turn, a hook that
+// failed) stops claiming changes after the longest a shell command may
+// run (Claude Code's Bash timeout is 10 minutes at most).
+const intentTTL = 15 * time.Minute
+
+const intentDir = "journal-intents"
+
+var safeID = lazy.Regexp(`^[A-Za-z0-9_-]{1,128}$`)
+
+func (j *Journal) intentPath(id string) string {
+	name := id
+	if !safeID().MatchString(id) {
+		sum := sha256.Sum256([]byte(id))
+		name = "h-" + hex.EncodeToString(sum[:16])
+	}
+	return filepath.Join(j.state, intentDir, name+".json")
+}
+
+// ErrNoIntent is a PostToolUse whose PreToolUse left no intent: the call
+// had no id, or its PreToolUse did not run.
+var ErrNoIntent = errors.New("no intent recorded for this tool call")
+
+// OpenIntent opens in's window: whatever changed before it, outside the
+// windows still open, is committed first as an external edit.
+func (j *Journal) OpenIntent(ctx context.Context, in Intent) error {
+	if j.Off() || in.ID == "" {
+		return nil
+	}
+	in.Opened = j.now()
+	_, cerr := j.CommitOutside(ctx)
+	if err := os.MkdirAll(filepath.Join(j.state, intentDir), 0o700); err != nil {
+		return err
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	if err := writeState(j.intentPath(in.ID), data); err != nil {
+		return err
+	}
+	return cerr
+}
+
+// intents are the windows open now, the stale ones dropped.
+func (j *Journal) intents() []Intent {
+	dir := filepath.Join(j.state, intentDir)
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	now := j.now()
+	var out []Intent
+	for _, n := range names {
+		p := filepath.Join(dir, n.Name())
+		data, err := regfile.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var in Intent
+		if json.Unmarshal(data, &in) != nil || now.Sub(in.Opened) > intentTTL {
+			os.Remove(p)
+			continue
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// claims says which of paths the open windows other than except's hold:
+// the files they name, and every path when a shell is among them.
+func claims(open []Intent, except string, paths []string) (claimed []string, shell bool) {
+	for _, in := range open {
+		if in.ID == except {
+			continue
+		}
+		if in.Shell {
+			shell = true
+		}
+		if in.Path != "" && slices.Contains(paths, in.Path) {
+			claimed = append(claimed, in.Path)
+		}
+	}
+	return claimed, shell
+}
+
+// CommitOutside commits, as an external edit, what changed outside every
+// open window, and answers the commit (nil when there was nothing to
+// commit). It is free when the stamp shows nothing changed.
+func (j *Journal) CommitOutside(ctx context.Context) (*Committed, error) {
+	if j.Off() {
+		return nil, nil
+	}
+	paths, all := j.ChangedPaths()
+	if !all && len(paths) == 0 {
+		return nil, nil
+	}
+	open := j.intents()
+	if len(open) == 0 {
+		return j.Commit(ctx, Change{Source: FromExternal})
+	}
+	if all {
+		return nil, nil // no stamp to tell the windows' changes from others': the windows' owners commit
+	}
+	claimed, shell := claims(open, "", paths)
+	if shell {
+		return nil, nil // a shell running may have made any of them
+	}
+	return j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: claimed})
+}
+
+// HasIntent reports whether the tool call id has an open window.
+func (j *Journal) HasIntent(id string) bool {
+	if id == "" {
+		return false
+	}
+	_, err := os.Lstat(j.intentPath(id))
+	return err == nil
+}
+
+// Mark is the memory tree at a moment, for ChangedSince.
+type Mark struct{ st stamp }
+
+// Mark stamps the memory tree now.
+func (j *Journal) Mark() Mark {
+	st, _ := walk(j.dir)
+	return Mark{st}
+}
+
+// ChangedSince lists the paths that changed since m.
+func (j *Journal) ChangedSince(m Mark) []string {
+	cur, err := walk(j.dir)
+	if err != nil || m.st == nil {
+		return nil
+	}
+	return changed(m.st, cur)
+}
+
+// CloseIntent closes the window of the tool call id and commits what
+// changed in it as c (c names the session and tool; the call's id is
+// added). A file tool's window holds the file it named and the paths in
+// also (what the hook itself wrote for the call: the records of an edited
+// reference file); a shell's every change not held by another window.
+// What changed outside the window is committed first as an external edit.
+// ErrNoIntent says no window was opened for id; the caller commits as it
+// can.
+func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []string) (*Committed, error) {
+	if j.Off() {
+		return nil, nil
+	}
+	path := j.intentPath(id)
+	data, err := regfile.ReadFile(path)
+	if err != nil {
+		return nil, ErrNoIntent
+	}
+	defer os.Remove(path)
+	var in Intent
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrNoIntent, err)
+	}
+	c.ToolUse = in.ID
+	paths, all := j.ChangedPaths()
+	if !all && len(paths) == 0 {
+		return nil, nil
+	}
+	open := j.intents()
+	if in.Shell {
+		if all {
+			return j.Commit(ctx, c)
+		}
+		claimed, _ := claims(open, in.ID, paths)
+		return j.commitSelected(ctx, c, selection{except: claimed})
+	}
+	if in.Path == "" {
+		return nil, nil
+	}
+	own := append([]string{in.Path}, also...)
+	if all {
+		return j.commitSelected(ctx, c, selection{only: own})
+	}
+	others := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return slices.Contains(own, p) })
+	if len(others) > 0 {
+		if claimed, shell := claims(open, in.ID, others); !shell {
+			if _, err := j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	own = slices.DeleteFunc(own, func(p string) bool { return !slices.Contains(paths, p) })
+	if len(own) == 0 {
+		return nil, nil
+	}
+	return j.commitSelected(ctx, c, selection{only: own})
+}
