@@ -330,3 +330,25 @@ func TestJournalEveryHookCommitsOutsideEditsFirst(t *testing.T) {
 		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// A home reached through a symlink (--zylos-dir is a link) while the
+// Write tool reports the real path: the journal sees the change the guard
+// and the ingest see, commits it and tells the loss.
+func TestJournalSymlinkedHome(t *testing.T) {
+	real, _ := journalHome(t)
+	link := filepath.Join(t.TempDir(), "home-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	r := testutil.Run{ZylosDir: link}
+	core := filepath.Join(real, "memory", "core.md")
+	data, _ := os.ReadFile(core)
+	os.WriteFile(core, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:2], "")), 0o644)
+	res := toolHook(t, r, "PostToolUse", "sess-l", "toolu_l", "Write", core)
+	if !strings.Contains(res.Stdout, "This change removed memory: ") {
+		t.Fatalf("no loss told: %+v", res)
+	}
+	if got := commitsOf(t, filepath.Join(real, "memory")); got[0] != "Write: update core.md|sess-l|" {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+}
