@@ -59,3 +59,41 @@ func TestClaudeCodeJournal(t *testing.T) {
 		t.Errorf("the Write's session %q, the Bash command's %q; want the same, non-empty:\n%s", writeSession, cmdSession, log)
 	}
 }
+
+// TestClaudeCodeJournalOneTurnTwoTools: in one turn the agent runs a shell
+// command that writes a note into memory and edits core.md; each change is
+// committed under its own tool call (Zylos-Tool-Use), the note under the
+// Bash call alone, core.md under the Edit alone.
+func TestClaudeCodeJournalOneTurnTwoTools(t *testing.T) {
+	bin := client(t)
+	zylos, userHome := home(t)
+	mem := filepath.Join(zylos, "memory")
+	core := filepath.Join(mem, "core.md")
+	script := []reply{
+		{tool: "Read", input: map[string]any{"file_path": core}},
+		{tool: "Bash", input: map[string]any{"command": "printf 'written by the shell\\n' > " + filepath.Join(mem, "shell-note.md"), "description": "write a note"},
+			with: []reply{{tool: "Edit", input: map[string]any{"file_path": core, "old_string": "# Core Memory", "new_string": "# Core Memory (edited)"}}}},
+		{text: "Done."},
+		{text: "Saved."},
+	}
+	api := startStandIn(t, script)
+	runClient(t, bin, zylos, userHome, api.url, "Write a note and retitle core memory.")
+	log, err := exec.Command("git", "-C", mem, "log", "--name-only", "--format=%x1e%s|%(trailers:key=Zylos-Tool,valueonly,separator=)|%(trailers:key=Zylos-Tool-Use,valueonly,separator=)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]string{} // tool: the files of its commit
+	ids := map[string]string{}
+	for _, rec := range strings.Split(string(log), "\x1e") {
+		head, files, _ := strings.Cut(strings.TrimSpace(rec), "\n")
+		f := strings.Split(head, "|")
+		if len(f) != 3 || f[2] == "" {
+			continue
+		}
+		found[f[1]] = strings.Join(strings.Fields(files), " ")
+		ids[f[1]] = f[2]
+	}
+	if found["Bash"] != "shell-note.md" || found["Edit"] != "core.md" || ids["Bash"] == ids["Edit"] {
+		t.Errorf("commits of the turn: files %v, tool calls %v\n%s", found, ids, log)
+	}
+}

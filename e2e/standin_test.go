@@ -16,6 +16,9 @@ type reply struct {
 	text  string
 	tool  string
 	input map[string]any
+	// with are more tool calls in the same message, run by the client in
+	// one turn.
+	with []reply
 }
 
 // standIn is a stand-in for the Messages API on the loopback address. It
@@ -89,6 +92,18 @@ func block(rep reply, n int) map[string]any {
 	return map[string]any{"type": "text", "text": rep.text}
 }
 
+// blocks are the content blocks of rep's message: its own, then those of
+// the tool calls it comes with, each with an id of its own.
+func blocks(rep reply, n int) []map[string]any {
+	out := []map[string]any{block(rep, n)}
+	for i, w := range rep.with {
+		b := block(w, n)
+		b["id"] = fmt.Sprintf("toolu_%03d_%d", n, i+1)
+		out = append(out, b)
+	}
+	return out
+}
+
 func stopReason(rep reply) string {
 	if rep.tool != "" {
 		return "tool_use"
@@ -99,7 +114,7 @@ func stopReason(rep reply) string {
 func message(rep reply, n int) map[string]any {
 	return map[string]any{
 		"id": fmt.Sprintf("msg_%03d", n), "type": "message", "role": "assistant", "model": "claude-stand-in",
-		"content": []any{block(rep, n)}, "stop_reason": stopReason(rep), "stop_sequence": nil,
+		"content": blocks(rep, n), "stop_reason": stopReason(rep), "stop_sequence": nil,
 		"usage": map[string]int{"input_tokens": 100, "output_tokens": 10},
 	}
 }
@@ -115,19 +130,20 @@ func (s *standIn) stream(w http.ResponseWriter, rep reply, n int) {
 	start["content"] = []any{}
 	start["stop_reason"] = nil
 	event("message_start", map[string]any{"type": "message_start", "message": start})
-	first := block(rep, n)
-	var delta map[string]any
-	if rep.tool != "" {
-		input, _ := json.Marshal(rep.input)
-		first["input"] = map[string]any{}
-		delta = map[string]any{"type": "input_json_delta", "partial_json": string(input)}
-	} else {
-		first["text"] = ""
-		delta = map[string]any{"type": "text_delta", "text": rep.text}
+	for i, b := range blocks(rep, n) {
+		var delta map[string]any
+		if input, ok := b["input"]; ok {
+			js, _ := json.Marshal(input)
+			b["input"] = map[string]any{}
+			delta = map[string]any{"type": "input_json_delta", "partial_json": string(js)}
+		} else {
+			delta = map[string]any{"type": "text_delta", "text": b["text"]}
+			b["text"] = ""
+		}
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": b})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": delta})
+		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": first})
-	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": delta})
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stopReason(rep), "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 10}})
 	event("message_stop", map[string]any{"type": "message_stop"})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zylos/zylos-memory/hooks/guard"
 	"github.com/zylos/zylos-memory/tiers/journal"
@@ -28,22 +29,34 @@ func journalNote(j *journal.Journal, ev Event, err error) string {
 	return fmt.Sprintf("zylos-memory hook %s: journal: %v (the change waits for the next commit)", ev.Command, err)
 }
 
-// outsideFirst runs h after committing, as an external edit, whatever
-// changed in the memory outside every open tool call (an editor, a
-// script): so that nothing an editor did is ever folded into an agent's
-// change. It is a stamp of the tree when nothing changed.
+// outsideFirst commits, as an external edit, whatever changed in the
+// memory outside every open tool call (an editor, a script), so that
+// nothing an editor did is ever folded into an agent's change. The hook's
+// own answer comes first, since these hooks write no memory of their own:
+// the commit takes what time is left, and none when too little is (the
+// next hook, command or the service commits it). It is a stamp of the
+// tree when nothing changed.
 func outsideFirst(ev Event, h Handler) Handler {
 	return func(ctx context.Context, env Env, in Input) (Answer, error) {
-		j := openJournal(env)
-		_, cerr := j.CommitOutside(ctx)
-		msg := journalNote(j, ev, cerr)
 		ans, err := h(ctx, env, in)
-		if msg != "" {
+		left := remaining(ctx) - commitMargin
+		if err != nil || left <= 0 {
+			return ans, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, left)
+		defer cancel()
+		j := openJournal(env)
+		_, cerr := j.CommitOutside(cctx)
+		if msg := journalNote(j, ev, cerr); msg != "" {
 			ans.Message = strings.TrimSpace(ans.Message + "\n" + msg)
 		}
-		return ans, err
+		return ans, nil
 	}
 }
+
+// commitMargin is the time a hook keeps, after an outside commit, to
+// write its answer before its deadline.
+const commitMargin = 50 * time.Millisecond
 
 // openIntent opens the window of the tool call in, after h (the guard)
 // let it run: what changed before it is committed as an external edit,

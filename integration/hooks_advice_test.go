@@ -127,8 +127,8 @@ func TestGuardMatcherMatchesReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(string(data), `"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash"`) != 2 {
-		t.Fatalf("PreToolUse and PostToolUse are not registered for every write tool:\n%s", data)
+	if strings.Count(string(data), `"matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash"`) != 3 {
+		t.Fatalf("PreToolUse, PostToolUse and PostToolUseFailure are not registered for every write tool:\n%s", data)
 	}
 	if !strings.Contains(string(readme), "`Write\\|Edit\\|MultiEdit\\|NotebookEdit\\|Bash`") {
 		t.Error("docs/hooks.md does not give the registered matcher")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
@@ -350,5 +351,123 @@ func TestJournalSymlinkedHome(t *testing.T) {
 	}
 	if got := commitsOf(t, filepath.Join(real, "memory")); got[0] != "Write: update core.md|sess-l|" {
 		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// The user checks out an old revision to look at it: the agent's change
+// made meanwhile goes to the journal's branch, never onto the detached
+// HEAD; doctor says where memory/ is checked out; back on the branch the
+// change is in the file and in history.
+func TestJournalDetachedHead(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	first := strings.TrimSpace(gitIn(t, mem, "rev-parse", "HEAD"))
+	writeThroughHook(t, r, "sess-1", filepath.Join(mem, "notes.md"), "kept on the branch\n")
+	gitIn(t, mem, "checkout", "-q", first)
+	core := filepath.Join(mem, "core.md")
+	appendFile(t, core, "- the agent's line while detached\n")
+	toolHook(t, r, "PreToolUse", "sess-2", "toolu_d", "Edit", core)
+	toolHook(t, r, "PostToolUse", "sess-2", "toolu_d", "Edit", core)
+	if head := strings.TrimSpace(gitIn(t, mem, "rev-parse", "HEAD")); head != first {
+		t.Fatalf("HEAD moved to %s", head)
+	}
+	if got := strings.TrimSpace(gitIn(t, mem, "log", "-1", "--format=%s", "master")); got != "Edit: update core.md" {
+		t.Fatalf("the branch's last commit: %q", got)
+	}
+	if res := r.Exec(t, "doctor"); !strings.Contains(res.Stdout, "warn  journal checkout: memory/ is checked out at "+first[:10]) {
+		t.Errorf("doctor:\n%s", res.Stdout)
+	}
+	gitIn(t, mem, "checkout", "-q", "-f", "master")
+	if data, _ := os.ReadFile(core); !strings.Contains(string(data), "the agent's line while detached") {
+		t.Errorf("core.md back on the branch:\n%s", data)
+	}
+	if data, err := os.ReadFile(filepath.Join(mem, "notes.md")); err != nil || string(data) != "kept on the branch\n" {
+		t.Errorf("notes.md back on the branch: %q %v", data, err)
+	}
+	if res := r.Exec(t, "history", "--session", "sess-2"); !strings.Contains(res.Stdout, "Edit: update core.md") {
+		t.Errorf("history:\n%s%s", res.Stdout, res.Stderr)
+	}
+}
+
+// While another program holds the repository, three sessions' changes
+// stay apart. With the index held, each is committed at once, under its
+// own session, and the index is brought in step once it is free. With
+// the branch held, the changes wait in a queue with their authors (doctor
+// says how many, since when and why) and are committed in order, each as
+// its own, by the next commit once it is free.
+func TestJournalBusyRepositoryKeepsSessionsApart(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	hold := func(name string) func() {
+		p := filepath.Join(mem, ".git", name)
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		os.Chtimes(p, old, old)
+		return func() { f.Close(); os.Remove(p) }
+	}
+	write := func(session, name string) {
+		p := filepath.Join(mem, name)
+		toolHook(t, r, "PreToolUse", session, "toolu_"+session, "Write", p)
+		os.WriteFile(p, []byte("by "+session+"\n"), 0o644)
+		toolHook(t, r, "PostToolUse", session, "toolu_"+session, "Write", p)
+	}
+
+	release := hold("index.lock")
+	write("sess-a", "a.md")
+	write("sess-b", "b.md")
+	release()
+	write("sess-c", "c.md")
+	if got := commitsOf(t, mem); got[0] != "Write: create c.md|sess-c|toolu_sess-c" || got[1] != "Write: create b.md|sess-b|toolu_sess-b" || got[2] != "Write: create a.md|sess-a|toolu_sess-a" {
+		t.Fatalf("with the index held:\n%s", strings.Join(got, "\n"))
+	}
+	if res := r.Exec(t, "history", "--limit", "1"); res.Code != 0 {
+		t.Fatal(res)
+	}
+	if st := gitIn(t, mem, "status", "--porcelain"); st != "" {
+		t.Errorf("the index is not in step after a command:\n%s", st)
+	}
+
+	release = hold("refs/heads/master.lock")
+	write("sess-d", "d.md")
+	write("sess-e", "e.md")
+	res := r.Exec(t, "doctor")
+	if !strings.Contains(res.Stdout, "warn  journal queue: 2 changes wait to be committed with their authors") ||
+		!strings.Contains(res.Stdout, "warn  journal blocked: commits have waited since ") {
+		t.Errorf("doctor while the branch is held:\n%s", res.Stdout)
+	}
+	release()
+	write("sess-f", "f.md")
+	got := commitsOf(t, mem)
+	if got[0] != "Write: create f.md|sess-f|toolu_sess-f" || got[1] != "Write: create e.md|sess-e|toolu_sess-e" || got[2] != "Write: create d.md|sess-d|toolu_sess-d" {
+		t.Fatalf("with the branch held:\n%s", strings.Join(got, "\n"))
+	}
+	if res := r.Exec(t, "undo", "--session", "sess-d"); res.Code != 0 || !strings.Contains(res.Stdout, "delete d.md") || strings.Contains(res.Stdout, "e.md") {
+		t.Fatalf("undo of one queued session: %+v", res)
+	}
+	if res := r.Exec(t, "doctor"); strings.Contains(res.Stdout, "journal queue") || strings.Contains(res.Stdout, "journal blocked") {
+		t.Errorf("doctor after the queue drained:\n%s", res.Stdout)
+	}
+}
+
+// restore never writes through a symlink out of memory/: sub/x.md was a
+// memory file; memory/sub is now a link to a directory elsewhere.
+func TestJournalRestoreRefusesSymlinkOut(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	os.MkdirAll(filepath.Join(mem, "sub"), 0o755)
+	writeThroughHook(t, r, "sess-r", filepath.Join(mem, "sub", "x.md"), "inside\n")
+	rev := strings.TrimSpace(gitIn(t, mem, "rev-parse", "HEAD"))
+	os.RemoveAll(filepath.Join(mem, "sub"))
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(mem, "sub"))
+	res := r.Exec(t, "restore", "memory/sub/x.md", "--at", rev)
+	if res.Code != 1 || !strings.Contains(res.Stderr, "leads out of memory/ through a symlink") {
+		t.Fatalf("restore: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.md")); !os.IsNotExist(err) {
+		t.Error("restore wrote outside memory/")
 	}
 }

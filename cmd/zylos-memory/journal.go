@@ -27,7 +27,7 @@ func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 		j := journal.Open(e.layout)
 		j.Now = e.now
 		warn := func(err error) {
-			fmt.Fprintf(e.stderr, "zylos-memory: journal: %v (the memory is written; the journal catches up later)\n", err)
+			fmt.Fprintf(e.stderr, "zylos-memory: journal: %v\n", err)
 		}
 		return j.Around(context.Background(), journal.CommandChange(name, os.Getenv(journal.SessionVar)), warn, func() error { return action(c) })
 	}

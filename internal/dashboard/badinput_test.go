@@ -41,10 +41,10 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 		{"corrupt journal", func(t *testing.T, dir string) {
 			os.RemoveAll(filepath.Join(dir, "memory/.git/objects"))
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
-		}, "/", "journal: git log", []string{"memory-sync-periodic", "DECISION", `id="backlog"`}},
+		}, "/", "memory/.git is not a repository git can read", []string{"memory-sync-periodic", "DECISION", `id="backlog"`}},
 		{"corrupt journal timeline", func(t *testing.T, dir string) {
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.git/HEAD"), "garbage\n")
-		}, "/timeline", "journal: git log", nil},
+		}, "/timeline", "memory/.git is not a repository git can read", nil},
 		{"no journal", func(t *testing.T, dir string) { os.RemoveAll(filepath.Join(dir, "memory/.git")) },
 			"/core", "has no history yet", []string{"<strong>kafka</strong>"}},
 		{"corrupt scheduler db", func(t *testing.T, dir string) {

@@ -33,6 +33,13 @@ func Within(dir, p string) (string, bool) {
 	return below(Resolve(dir), Resolve(p))
 }
 
+// Confined reports whether p, with its links followed, lies below dir
+// with its links followed: a write to p cannot land outside dir.
+func Confined(dir, p string) bool {
+	_, ok := below(Resolve(filepath.Clean(dir)), Resolve(filepath.Clean(p)))
+	return ok
+}
+
 func below(dir, p string) (string, bool) {
 	rel, err := filepath.Rel(dir, p)
 	if err != nil || rel == "." || rel == ".." || len(rel) > 2 && rel[:3] == "../" {

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
@@ -136,11 +139,44 @@ func (j *Journal) commitSelected(ctx context.Context, c Change, sel selection) (
 	if info, err := os.Stat(j.dir); err != nil || !info.IsDir() {
 		return nil, nil // no memory to keep (yet: init --from clones into it)
 	}
-	if sel.only != nil || len(sel.except) > 0 || !j.unchanged() {
+	if at, _ := j.Detached(); at != "" && c.Source == FromExternal {
+		// memory/ is checked out elsewhere (an old revision to look at):
+		// that is no edit of the memory. doctor tells it.
+		return nil, nil
+	}
+	if sel.only != nil || len(sel.except) > 0 || !j.unchanged() || j.waiting().Count > 0 {
 		res, err = j.commitLocked(ctx, c, sel)
+	}
+	if err != nil && c.Source != FromExternal {
+		// An external edit waits in the tree as it is; anyone else's
+		// change waits in the queue, with its author.
+		if paths := j.pendingOf(sel); len(paths) > 0 {
+			if qerr := j.enqueue(c, paths, err); qerr == nil {
+				err = fmt.Errorf("%w; the change waits in the journal's queue", err)
+			}
+		}
+	}
+	if err == nil || errors.Is(err, ErrBusy) || errors.As(err, new(*flock.TimeoutError)) {
+		j.blocked(err)
 	}
 	j.report(err)
 	return res, err
+}
+
+// pendingOf lists the changed paths sel takes, by the stamp; nil when
+// the stamp cannot tell.
+func (j *Journal) pendingOf(sel selection) []string {
+	paths, all := j.ChangedPaths()
+	if all {
+		return sel.only
+	}
+	var out []string
+	for _, p := range paths {
+		if sel.takes(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // unchanged reports, without git, that the tree is as last committed.
@@ -184,10 +220,31 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*C
 	if err := j.busy(); err != nil {
 		return nil, err
 	}
+	_, hurried := ctx.Deadline()
+	j.repairIndex()
 	old, stamped := j.loadStamp()
 	cur, walkErr := walk(j.dir)
-	if _, hurried := ctx.Deadline(); hurried && walkErr == nil {
+	if hurried && walkErr == nil {
 		sel = sel.without(bigFiles(old, cur))
+	}
+	if stamped && walkErr == nil && j.head() != "" {
+		old, err := j.drain(old, cur)
+		if err != nil {
+			return nil, err
+		}
+		res, err := j.commitInProcess(c, sel, old, cur)
+		if err == nil && res != nil && !hurried {
+			j.gcAuto(ctx)
+		}
+		return res, err
+	}
+	// The first commit, or one with no stamp to say what changed: git
+	// finds the changes itself.
+	if at, branch := j.Detached(); at != "" {
+		return nil, fmt.Errorf("%w (memory/ is checked out at %s; the journal's branch is %s)", ErrBusy, at, branch)
+	}
+	if err := j.busyLocks(); err != nil {
+		return nil, err
 	}
 	var spec, limit []string
 	if sel.only != nil {
@@ -258,6 +315,113 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*C
 	res.Rev = j.head()
 	keep()
 	return res, nil
+}
+
+// commitInProcess commits, with no git process, the paths of sel that
+// changed from old to cur (see engine).
+func (j *Journal) commitInProcess(c Change, sel selection, old, cur stamp) (*Committed, error) {
+	var paths []string
+	for _, p := range changed(old, cur) {
+		if sel.takes(p) && !excludedPath(p) {
+			paths = append(paths, p)
+		}
+	}
+	keep := func() { j.saveStamp(sel.merge(old, cur)) }
+	if len(paths) == 0 {
+		keep()
+		return nil, nil
+	}
+	files, err := readWorktree(j.dir, paths)
+	if err != nil {
+		return nil, err
+	}
+	ref, attached := j.branchRef()
+	parentRev := readRef(j.gitDir, ref)
+	parent := plumbing.NewHash(parentRev)
+	e := openEngine(j.gitDir)
+	st, err := e.stage(parent, files)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		keep()
+		return nil, nil
+	}
+	msg := c.message(st.files)
+	when := j.now()
+	rev, err := e.writeCommit(st.tree, parent, msg, when)
+	if err != nil {
+		return nil, err
+	}
+	subject, _, _ := strings.Cut(msg, "\n")
+	if err := e.updateRef(ref, parent, rev, "commit: "+subject, when); err != nil {
+		return nil, err
+	}
+	if attached {
+		if _, err := os.Lstat(filepath.Join(j.gitDir, indexStaleFile)); err == nil {
+			j.staleIndex(paths) // behind already: repaired as a whole
+		} else if err := e.syncIndex(files); err != nil {
+			// The commit stands; the index is brought in step by a
+			// later commit (repairIndex).
+			j.staleIndex(paths)
+		}
+	}
+	keep()
+	return &Committed{Rev: rev.String(), Parent: parentRev, Message: msg, Files: st.files, Losses: st.losses}, nil
+}
+
+// indexStaleFile lists the paths whose index entries a commit could not
+// set (another program held the index), one quoted path a line.
+const indexStaleFile = "zylos-journal-index-stale"
+
+// staleIndex adds paths to the index's repairs to come.
+func (j *Journal) staleIndex(paths []string) {
+	f, err := regfile.OpenFile(filepath.Join(j.gitDir, indexStaleFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	for _, p := range paths {
+		fmt.Fprintln(f, strconv.Quote(p))
+	}
+}
+
+// repairIndex sets the index entries that commits could not set to what
+// the journal's branch has, when HEAD is on the branch and the index is
+// free: with the files' stat data where they still hold what was
+// committed, without it (git then looks at the file) where not.
+func (j *Journal) repairIndex() {
+	marker := filepath.Join(j.gitDir, indexStaleFile)
+	data, err := regfile.ReadFile(marker)
+	if err != nil {
+		return
+	}
+	ref, attached := j.branchRef()
+	if !attached {
+		return
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if p, err := strconv.Unquote(line); err == nil && !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	e := openEngine(j.gitDir)
+	files, err := e.committed(plumbing.NewHash(readRef(j.gitDir, ref)), j.dir, paths)
+	if err != nil {
+		return
+	}
+	if e.syncIndex(files) == nil {
+		os.Remove(marker)
+	}
+}
+
+// gcAuto packs loose objects when git thinks it is time; commits made in
+// process never run it, so the commands do (a hook does not: see Watch).
+func (j *Journal) gcAuto(ctx context.Context) {
+	j.git(ctx, nil, "-c", "gc.autoDetach=false", "gc", "--auto", "--quiet")
 }
 
 // bigFile is the size from which a changed file is left out of a commit
@@ -342,28 +506,11 @@ func parseNameStatus(out string) []FileChange {
 	return files
 }
 
-// head is the commit HEAD names, read from the repository's files (no
-// git process); "" when there is none yet.
+// head is the commit the journal's branch names, read from the
+// repository's files (no git process); "" when there is none yet.
 func (j *Journal) head() string {
-	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	ref := strings.TrimSpace(string(data))
-	name, ok := strings.CutPrefix(ref, "ref: ")
-	if !ok {
-		return ref // detached
-	}
-	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, filepath.FromSlash(name))); err == nil {
-		return strings.TrimSpace(string(data))
-	}
-	packed, _ := regfile.ReadFile(filepath.Join(j.gitDir, "packed-refs"))
-	for _, line := range strings.Split(string(packed), "\n") {
-		if rev, r, ok := strings.Cut(line, " "); ok && r == name {
-			return rev
-		}
-	}
-	return ""
+	ref, _ := j.branchRef()
+	return readRef(j.gitDir, ref)
 }
 
 // Describe says what a set of file changes did, naming records by

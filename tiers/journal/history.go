@@ -101,7 +101,7 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 			args = append(args, "--root")
 		}
 	}
-	from := "HEAD"
+	from, _ := j.branchRef()
 	if q.Rev != "" {
 		if err := checkRev(q.Rev); err != nil {
 			return nil, err
@@ -235,7 +235,7 @@ func (j *Journal) At(ctx context.Context, at string, loc *time.Location) (string
 		if err := j.readable(); err != nil {
 			return "", err
 		}
-		out, err := j.git(ctx, nil, "rev-list", "-1", "--before="+strconv.FormatInt(t.Unix(), 10), "HEAD")
+		out, err := j.git(ctx, nil, "rev-list", "-1", "--before="+strconv.FormatInt(t.Unix(), 10), j.head())
 		if err != nil {
 			return "", err
 		}

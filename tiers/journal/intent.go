@@ -216,16 +216,21 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		return j.commitSelected(ctx, c, selection{only: own})
 	}
 	others := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return slices.Contains(own, p) })
+	var outsideErr error
 	if len(others) > 0 {
 		if claimed, shell := claims(open, in.ID, others); !shell {
-			if _, err := j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)}); err != nil {
-				return nil, err
-			}
+			// A failure here leaves the external edits in the tree; the
+			// call's own change is still committed, or queued, as its own.
+			_, outsideErr = j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)})
 		}
 	}
 	own = slices.DeleteFunc(own, func(p string) bool { return !slices.Contains(paths, p) })
 	if len(own) == 0 {
-		return nil, nil
+		return nil, outsideErr
 	}
-	return j.commitSelected(ctx, c, selection{only: own})
+	res, err := j.commitSelected(ctx, c, selection{only: own})
+	if err == nil {
+		err = outsideErr
+	}
+	return res, err
 }

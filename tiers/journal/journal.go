@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,7 +35,6 @@ const (
 // Files the journal keeps inside memory/.git, beside git's own: its
 // bookkeeping lives and goes with the repository.
 const (
-	ownerFile = "zylos-journal-owner" // pid of the committer running git now
 	stampFile = "zylos-journal-stamp" // the memory tree as last committed
 )
 
@@ -192,7 +190,35 @@ func (j *Journal) checkRepo() (exists bool, err error) {
 	if !info.IsDir() {
 		return false, fmt.Errorf("memory/.git is not a directory (a link to a repository elsewhere?); the journal leaves it alone")
 	}
+	// What git itself checks first: a HEAD that names a ref or a commit.
+	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD")); err == nil {
+		head := strings.TrimSpace(string(data))
+		if ref, ok := strings.CutPrefix(head, "ref: "); !(ok && strings.HasPrefix(ref, "refs/")) && !isRev(head) {
+			return false, fmt.Errorf("memory/.git is not a repository git can read (its HEAD is %q)", clip(head, 40))
+		}
+	}
 	return true, nil
+}
+
+// isRev reports whether s is a full commit id.
+func isRev(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// clip cuts s to n bytes at most.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // ensure makes memory/.git the journal's repository: an existing one is
@@ -208,8 +234,8 @@ func (j *Journal) ensure(ctx context.Context) error {
 		if _, err := j.git(ctx, nil, "init", "-q", "--template="); err != nil {
 			return err
 		}
-		j.markOwner()
 	}
+	j.keepBranch()
 	added, err := j.exclude()
 	if err != nil || !added {
 		return err
@@ -269,50 +295,94 @@ func (j *Journal) lock(wait time.Duration) (release func(), err error) {
 		rel()
 		return nil, err
 	}
-	// Best effort: without a repository yet (or with one the journal
-	// refuses) there is no git lock of ours to recover later.
-	j.markOwner()
 	j.holding = true
-	return func() { j.holding = false; os.Remove(filepath.Join(j.gitDir, ownerFile)); rel() }, nil
+	return func() { j.holding = false; rel() }, nil
 }
 
-// markOwner names this process as the one running git in the repository.
-func (j *Journal) markOwner() {
-	os.WriteFile(filepath.Join(j.gitDir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644)
-}
+// lockSettle is how long a git lock file that no process holds open is
+// given to go before it is taken as left by a dead one: git closes a lock
+// file an instant before it renames it into place.
+const lockSettle = 20 * time.Millisecond
 
-// foreignLockAge is how old a git lock of another program must be before
-// it is taken as left by a dead one.
-const foreignLockAge = 10 * time.Minute
-
-// recoverLocks removes the git lock files of a committer that died. Under
-// the journal lock no committer of ours runs git, so the lock files are
-// either a dead committer's (its owner file names a dead process) or
-// another program's, which are only broken once far older than any git
-// command on a memory directory takes.
+// recoverLocks removes the git lock files whose owner is dead, whoever
+// made it: a git killed mid-add (the OOM killer, a hook's deadline)
+// leaves its index.lock behind, and no process holds it open any more. A
+// lock a live process holds stays; the in-process commit works around it
+// (see engine), and git's own commands wait for it.
 func (j *Journal) recoverLocks() error {
-	locks := j.gitLocks()
-	if len(locks) == 0 {
-		return nil
-	}
-	ours := false
-	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, ownerFile)); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && !alive(pid) {
-			ours = true
+	var loose []string
+	if locks := j.gitLocks(); len(locks) > 0 {
+		held := heldOpen(locks)
+		for _, l := range locks {
+			if !held[l] {
+				loose = append(loose, l)
+			}
 		}
 	}
-	for _, l := range locks {
-		info, err := os.Lstat(l)
+	if len(loose) == 0 {
+		return nil
+	}
+	time.Sleep(lockSettle)
+	held := heldOpen(loose)
+	for _, l := range loose {
+		if held[l] {
+			continue
+		}
+		if err := os.Remove(l); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldOpen says which of paths some process has open, by its open files
+// in /proc. A process whose files cannot be read (another user's) is
+// taken as holding none: the memory's repository is its owner's.
+func heldOpen(paths []string) map[string]bool {
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+		if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			want[filepath.Join(real, filepath.Base(p))] = true
+		}
+	}
+	held := map[string]bool{}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		for _, p := range paths {
+			held[p] = true // cannot tell: leave them be
+		}
+		return held
+	}
+	for _, proc := range procs {
+		if proc.Name()[0] < '0' || proc.Name()[0] > '9' {
+			continue
+		}
+		fdDir := filepath.Join("/proc", proc.Name(), "fd")
+		fds, err := os.ReadDir(fdDir)
 		if err != nil {
 			continue
 		}
-		if ours || time.Since(info.ModTime()) > foreignLockAge {
-			if err := os.Remove(l); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
+		for _, fd := range fds {
+			target, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
+			if err != nil || !want[target] {
+				continue
 			}
-			continue
+			for _, p := range paths {
+				if target == p || strings.HasSuffix(target, "/"+filepath.Base(p)) {
+					held[p] = true
+				}
+			}
 		}
-		return fmt.Errorf("%w (%s held by another program)", ErrBusy, filepath.Base(l))
+	}
+	return held
+}
+
+// busyLocks says whether a git lock file is in the way of git's own
+// commit: ErrBusy naming it.
+func (j *Journal) busyLocks() error {
+	if locks := j.gitLocks(); len(locks) > 0 {
+		return fmt.Errorf("%w (%s held by another program)", ErrBusy, filepath.Base(locks[0]))
 	}
 	return nil
 }

@@ -35,19 +35,7 @@ func parseLosses(diff string, keep func(path string) bool) []Loss {
 		if path == "" || !keep(path) || len(removed) <= len(added) {
 			return
 		}
-		back := map[string]int{}
-		for _, a := range added {
-			back[a]++
-		}
-		var lost []string
-		for _, r := range removed {
-			if back[r] > 0 {
-				back[r]--
-				continue
-			}
-			lost = append(lost, r)
-		}
-		if len(lost) > 0 {
+		if lost := without(removed, added); len(lost) > 0 {
 			out = append(out, Loss{Path: path, Lines: lost})
 		}
 	}
@@ -70,6 +58,25 @@ func parseLosses(diff string, keep func(path string) bool) []Loss {
 		}
 	}
 	flush()
+	return out
+}
+
+// without is the lines of from not in take, each line of take taking
+// one of from at most, in from's order: the lines a change lost, when
+// from were removed and take added (a moved line is not lost).
+func without(from, take []string) []string {
+	back := map[string]int{}
+	for _, a := range take {
+		back[a]++
+	}
+	var out []string
+	for _, r := range from {
+		if back[r] > 0 {
+			back[r]--
+			continue
+		}
+		out = append(out, r)
+	}
 	return out
 }
 

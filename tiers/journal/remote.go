@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // remoteName is the remote the journal is pushed to.
@@ -49,20 +46,17 @@ func (j *Journal) Remote(ctx context.Context) string {
 	return strings.TrimSpace(out)
 }
 
-// branch is the branch HEAD names.
+// branch is the name of the journal's branch.
 func (j *Journal) branch() string {
-	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimPrefix(strings.TrimSpace(string(data)), "ref: refs/heads/")
+	ref, _ := j.branchRef()
+	return strings.TrimPrefix(ref, "refs/heads/")
 }
 
 // Behind is how many commits the remote lacks, as of the last push or
 // fetch; -1 when it is not known (never pushed).
 func (j *Journal) Behind(ctx context.Context) int {
 	b := j.branch()
-	out, err := j.git(ctx, nil, "rev-list", "--count", remoteName+"/"+b+"..HEAD")
+	out, err := j.git(ctx, nil, "rev-list", "--count", remoteName+"/"+b+"..refs/heads/"+b)
 	if err != nil {
 		return -1
 	}
@@ -81,12 +75,13 @@ func (j *Journal) Push(ctx context.Context) error {
 	if b == "" {
 		return fmt.Errorf("the memory journal has no branch to push")
 	}
-	_, err := j.git(ctx, nil, "push", "--quiet", remoteName, "HEAD:refs/heads/"+b)
+	// The branch only: never a detached HEAD, never another ref.
+	_, err := j.git(ctx, nil, "push", "--quiet", remoteName, "refs/heads/"+b+":refs/heads/"+b)
 	if err != nil {
 		return err
 	}
 	// The push updates the remote-tracking ref that Behind counts from.
-	_, err = j.git(ctx, nil, "update-ref", "refs/remotes/"+remoteName+"/"+b, "HEAD")
+	_, err = j.git(ctx, nil, "update-ref", "refs/remotes/"+remoteName+"/"+b, "refs/heads/"+b)
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/realpath"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 )
@@ -29,6 +30,9 @@ func (j *Journal) Restore(ctx context.Context, c Change, rel, rev string, write 
 		return "", err
 	}
 	abs := filepath.Join(j.dir, filepath.FromSlash(rel))
+	if !realpath.Confined(j.dir, abs) {
+		return "", fmt.Errorf("memory/%s leads out of memory/ through a symlink; nothing restored", rel)
+	}
 	if cur, err := regfile.ReadFile(abs); err == nil && bytes.Equal(cur, data) {
 		return fmt.Sprintf("memory/%s is already as at %s; nothing changed", rel, short(rev)), nil
 	}
@@ -114,7 +118,7 @@ func (j *Journal) PlanUndo(ctx context.Context, session string) (*UndoPlan, erro
 	if err != nil {
 		return nil, err
 	}
-	out, err := j.git(ctx, nil, "diff-tree", "-r", "--no-renames", "--name-status", "-z", "HEAD", tree)
+	out, err := j.git(ctx, nil, "diff-tree", "-r", "--no-renames", "--name-status", "-z", j.head(), tree)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +246,11 @@ func (j *Journal) revertFiles(ctx context.Context, tree string, files []FileChan
 	now := j.now()
 	var ingest bool
 	for _, f := range files {
+		if !realpath.Confined(j.dir, filepath.Join(j.dir, filepath.FromSlash(f.Path))) {
+			return fmt.Errorf("memory/%s leads out of memory/ through a symlink; nothing changed", f.Path)
+		}
+	}
+	for _, f := range files {
 		abs := filepath.Join(j.dir, filepath.FromSlash(f.Path))
 		kind := j.kindOf(f.Path)
 		if f.Status == 'D' {
@@ -284,7 +293,7 @@ func (j *Journal) revertTree(ctx context.Context, entries []Entry) (string, erro
 	run := func(stdin []byte, args ...string) (string, error) {
 		return j.gitIndex(ctx, index, stdin, args...)
 	}
-	if _, err := run(nil, "read-tree", "HEAD"); err != nil {
+	if _, err := run(nil, "read-tree", j.head()); err != nil {
 		return "", err
 	}
 	var blocked []string

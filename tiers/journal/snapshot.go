@@ -32,6 +32,10 @@ func (j *Journal) Snapshot(now time.Time) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 	defer cancel()
+	// As zylos's own daily commit, it waits for any git at work.
+	if err := j.busyLocks(); err != nil {
+		return "", fmt.Errorf("%w: %v; no snapshot this time", ErrSnapshotSkipped, err)
+	}
 	c := Change{Source: FromScheduler, Command: "memory-git-snapshot-daily", Label: "memory", Summary: "daily snapshot " + now.Format("2006-01-02")}
 	res, err := j.commitLocked(ctx, c, selection{})
 	j.report(err)

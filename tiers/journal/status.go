@@ -23,6 +23,11 @@ type Status struct {
 	Remote    string
 	Behind    int    // commits the remote lacks; -1 unknown
 	Outer     string // the git work tree the home sits inside, if any
+	// CheckedOut is what memory/ is checked out at when it is not the
+	// journal's branch (Branch): an old revision, or another branch.
+	CheckedOut, Branch string
+	Waiting            Waiting // changes queued with their authors
+	Blocked            string  // since when and by what commits wait; "" when they do not
 }
 
 // State reads the journal's state; fsck runs the repository check.
@@ -42,6 +47,8 @@ func (j *Journal) State(ctx context.Context, fsck bool) Status {
 	if data, err := regfile.ReadFile(filepath.Join(j.state, problemFile)); err == nil {
 		s.Problem = strings.TrimSpace(string(data))
 	}
+	s.CheckedOut, s.Branch = j.Detached()
+	s.Waiting, s.Blocked = j.waiting(), j.blockedSince()
 	if es, err := j.History(ctx, Query{Limit: 1}); err == nil && len(es) == 1 {
 		s.Last = &es[0]
 	}
@@ -124,6 +131,17 @@ func (s Status) Lines(loc *time.Location) [][3]string {
 		default:
 			out = append(out, [3]string{"warn", "journal remote", fmt.Sprintf("%s: %d %s behind", s.Remote, s.Behind, plural(s.Behind, "commit", "commits"))})
 		}
+	}
+	if s.Waiting.Count > 0 {
+		out = append(out, [3]string{"warn", "journal queue", fmt.Sprintf("%d %s to be committed with their authors, the oldest since %s: %s",
+			s.Waiting.Count, plural(s.Waiting.Count, "change waits", "changes wait"), s.Waiting.Oldest.In(loc).Format("2006-01-02 15:04:05"), s.Waiting.Why)})
+	}
+	if s.Blocked != "" {
+		out = append(out, [3]string{"warn", "journal blocked", "commits have waited " + s.Blocked})
+	}
+	if s.CheckedOut != "" {
+		out = append(out, [3]string{"warn", "journal checkout", fmt.Sprintf("memory/ is checked out at %s, not the journal's branch %s: the journal commits to %s, and edits made in this checkout are not kept (git -C memory checkout %s returns)",
+			s.CheckedOut, s.Branch, s.Branch, s.Branch)})
 	}
 	if s.Outer != "" {
 		out = append(out, [3]string{"ok", "journal nesting", "the home is inside the git work tree " + s.Outer +

@@ -1,0 +1,167 @@
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
+)
+
+// A change that cannot be committed when it is made (a repository another
+// program holds, a full disk, a failed write) keeps its author while it
+// waits: it is queued, with its attribution and its paths, and committed
+// as its own commit, in order, before any other commit, never folded into
+// whoever commits next. What is committed is the paths' content at that
+// later moment.
+
+const (
+	queueFile    = "journal-queue"          // one JSON line a waiting change
+	drainingFile = "journal-queue.draining" // the queue being committed
+	blockedFile  = "journal-blocked"        // since when and why commits wait
+)
+
+// queued is one waiting change.
+type queued struct {
+	Change Change    `json:"change"`
+	Paths  []string  `json:"paths"`
+	At     time.Time `json:"at"`
+	Why    string    `json:"why"`
+}
+
+// enqueue keeps c waiting, with its paths. One line appended with
+// O_APPEND: writers that race each other each keep their line, with or
+// without the journal lock.
+func (j *Journal) enqueue(c Change, paths []string, why error) error {
+	line, err := json.Marshal(queued{Change: c, Paths: paths, At: j.now(), Why: why.Error()})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(j.state, 0o700); err != nil {
+		return err
+	}
+	f, err := regfile.OpenFile(filepath.Join(j.state, queueFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(line, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// readQueue reads the waiting changes of one queue file.
+func readQueue(path string) ([]queued, error) {
+	data, err := regfile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []queued
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var q queued
+		if json.Unmarshal(sc.Bytes(), &q) == nil {
+			out = append(out, q)
+		}
+	}
+	return out, sc.Err()
+}
+
+// drain commits the waiting changes, oldest first, each as its own
+// commit: the queue is first renamed aside, so that a change queued
+// meanwhile starts a new queue and is never lost. It runs under the
+// journal lock, with the stamp ok; on a failure the rest waits.
+func (j *Journal) drain(old, cur stamp) (stamp, error) {
+	draining := filepath.Join(j.state, drainingFile)
+	for {
+		if _, err := os.Lstat(draining); errors.Is(err, os.ErrNotExist) {
+			if err := os.Rename(filepath.Join(j.state, queueFile), draining); err != nil {
+				return old, nil // nothing waits
+			}
+		}
+		waiting, err := readQueue(draining)
+		if err != nil {
+			return old, err
+		}
+		for i, q := range waiting {
+			if _, err := j.commitInProcess(q.Change, selection{only: q.Paths}, old, cur); err != nil {
+				j.requeue(waiting[i:])
+				return old, err
+			}
+			old, _ = j.loadStamp()
+		}
+		os.Remove(draining)
+	}
+}
+
+// requeue puts back, in front of what was queued meanwhile, the changes
+// a drain could not commit.
+func (j *Journal) requeue(rest []queued) {
+	draining := filepath.Join(j.state, drainingFile)
+	var b bytes.Buffer
+	for _, q := range rest {
+		line, _ := json.Marshal(q)
+		b.Write(append(line, '\n'))
+	}
+	writeState(draining, b.Bytes())
+}
+
+// Waiting is what the queue holds: how many changes, the oldest, and why
+// it waits.
+type Waiting struct {
+	Count  int
+	Oldest time.Time
+	Why    string
+}
+
+// waiting reads the queue.
+func (j *Journal) waiting() Waiting {
+	var w Waiting
+	for _, name := range []string{drainingFile, queueFile} {
+		qs, _ := readQueue(filepath.Join(j.state, name))
+		for _, q := range qs {
+			if w.Count == 0 || q.At.Before(w.Oldest) {
+				w.Oldest, w.Why = q.At, q.Why
+			}
+			w.Count++
+		}
+	}
+	return w
+}
+
+// blocked records, the first time in a row, that a commit had to wait and
+// why; a commit that goes through clears it.
+func (j *Journal) blocked(err error) {
+	path := filepath.Join(j.state, blockedFile)
+	if err == nil {
+		os.Remove(path)
+		return
+	}
+	if _, serr := os.Lstat(path); serr == nil {
+		return
+	}
+	os.MkdirAll(j.state, 0o700)
+	writeState(path, []byte(j.now().UTC().Format(time.RFC3339)+" "+oneLine(err.Error())+"\n"))
+}
+
+// blockedSince says since when and by what commits have been held up, ""
+// when they are not.
+func (j *Journal) blockedSince() string {
+	data, err := regfile.ReadFile(filepath.Join(j.state, blockedFile))
+	if err != nil {
+		return ""
+	}
+	when, why, _ := strings.Cut(strings.TrimSpace(string(data)), " ")
+	if t, err := time.Parse(time.RFC3339, when); err == nil {
+		return fmt.Sprintf("since %s: %s", t.Format("2006-01-02 15:04:05 MST"), why)
+	}
+	return why
+}
