@@ -214,3 +214,60 @@ func BenchmarkJournalSize(b *testing.B) {
 		b.ReportMetric(float64(size)/(1<<20), "MiB")
 	}
 }
+
+// BenchmarkJournalToolCall times one tool call of the agent that changes
+// memory, as Claude Code runs its hooks: PreToolUse (the call's window
+// opened), a Write of core.md, PostToolUse (the change committed under the
+// call), each hook a whole process, on a fresh journal and on one of
+// 100,000 commits, answered by the memory service (served) and in their
+// own processes (inproc), against the empty static cgo program. post-ms
+// and its ratio are the PostToolUse hook alone.
+func BenchmarkJournalToolCall(b *testing.B) {
+	empty := emptyCgoProgram(b)
+	for _, size := range []struct {
+		name    string
+		commits int
+	}{{"fresh", 0}, {"100k", 100000}} {
+		b.Run(size.name, func(b *testing.B) {
+			served, _ := benchHome(b, size.commits)
+			alone, _ := benchHome(b, size.commits)
+			startService(b, served)
+			var emptyTime time.Duration
+			var post, both [2]time.Duration // served, alone
+			i := 0
+			for b.Loop() {
+				i++
+				t0 := time.Now()
+				if out, err := exec.Command(empty).CombinedOutput(); err != nil {
+					b.Fatal(err, string(out))
+				}
+				emptyTime += time.Since(t0)
+				for k, zylos := range []string{served, alone} {
+					core := filepath.Join(zylos, "memory", "core.md")
+					id := fmt.Sprintf("toolu_bench_%d", i)
+					pre := testutil.Run{ZylosDir: zylos, Stdin: toolCallPayload("PreToolUse", "bench", id, "Write", core)}
+					after := testutil.Run{ZylosDir: zylos, Stdin: toolCallPayload("PostToolUse", "bench", id, "Write", core)}
+					t1 := time.Now()
+					pre.Exec(b, "hook", "pre-tool-use")
+					appendFile(b, core, fmt.Sprintf("- bench fact %d\n", i))
+					t2 := time.Now()
+					after.Exec(b, "hook", "post-tool-use")
+					post[k] += time.Since(t2)
+					both[k] += time.Since(t1)
+				}
+			}
+			for _, zylos := range []string{served, alone} {
+				if got := gitIn(b, filepath.Join(zylos, "memory"), "log", "-1", "--format=%s"); got != "Write: update core.md\n" {
+					b.Fatalf("the hook did not commit: %q", got)
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(ms(emptyTime)/n, "empty-ms")
+			for k, name := range []string{"served", "inproc"} {
+				b.ReportMetric(ms(post[k])/n, name+"-post-ms")
+				b.ReportMetric(float64(post[k])/float64(emptyTime), name+"-post-ratio")
+				b.ReportMetric(ms(both[k])/n, name+"-call-ms")
+			}
+		})
+	}
+}
