@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Kind is a memory layout: which files a home injects at session start,
@@ -117,12 +119,22 @@ var (
 
 func (k *Kind) String() string { return k.Name }
 
-// DefaultKind is the layout of a home that has neither layout's files yet.
-// A zylos v0.7 home is made by zylos-core's own installer, which seeds its
-// templates before this binary first runs there, so a home without any
-// memory file is one this binary starts on its own: it gets the v2 layout
-// of the contract, whose Node parity holds, unless `init --layout v07`.
+// DefaultKind is the layout init seeds into a home that has neither
+// layout's files nor a layout setting: the v2 layout of the contract,
+// whose Node parity holds, unless `init --layout v07`.
 var DefaultKind = KindV2
+
+// UnmarkedKind is the layout of a home that has neither layout's files
+// nor a layout setting, for every command but init: today's zylos,
+// v0.7.1. A home without memory files is one zylos's own comm-bridge and
+// scripts run in before anything seeds it (zylos's C4 creates its
+// database on first use, its rotate-session.js makes sessions/ on its
+// own); a home of this binary gets its core.md from init at once.
+var UnmarkedKind = KindV07
+
+// LayoutVar is the setting that names the layout of a home without
+// either layout's files: in the environment, else in $ZYLOS_DIR/.env.
+const LayoutVar = "ZYLOS_MEMORY_LAYOUT"
 
 // ParseKind reads a --layout value: a layout's name or one of its aliases.
 func ParseKind(s string) (*Kind, error) {
@@ -196,17 +208,52 @@ func (l Layout) UsersDir() string { return filepath.Join(l.MemoryDir(), "users")
 
 // Detect says which layout the home has: the first whose marks (v2:
 // memory/core.md; v0.7: identity.md, state.md, references.md, users/,
-// reference/ideas.md) any exists, and found false with DefaultKind when
-// none does.
+// reference/ideas.md) any exists; else the one its setting names
+// (LayoutVar in l.LayoutEnv, else in .env); found false with
+// UnmarkedKind when it has neither.
 func (l Layout) Detect() (kind *Kind, found bool) {
+	if k := l.marked(); k != nil {
+		return k, true
+	}
+	if k, err := l.Setting(); err == nil && k != nil {
+		return k, true
+	}
+	return UnmarkedKind, false
+}
+
+// marked is the layout whose files the home has, nil when it has neither
+// layout's.
+func (l Layout) marked() *Kind {
 	for _, k := range kinds {
 		for _, mark := range k.marks {
 			if exists(filepath.Join(l.MemoryDir(), filepath.FromSlash(mark))) {
-				return k, true
+				return k
 			}
 		}
 	}
-	return DefaultKind, false
+	return nil
+}
+
+// Setting is the layout the home's setting names (LayoutVar in
+// l.LayoutEnv, else in $ZYLOS_DIR/.env), nil when neither sets it, or
+// the error of a value that names no layout.
+func (l Layout) Setting() (*Kind, error) {
+	name, source := l.LayoutEnv, LayoutVar
+	if name == "" {
+		data, err := regfile.ReadFile(l.EnvFile())
+		if err != nil {
+			return nil, nil // no .env is no setting; an unreadable one is checked by Location
+		}
+		name, source = envFileValue(data, LayoutVar), l.EnvFile()
+	}
+	if name == "" {
+		return nil, nil
+	}
+	k, err := ParseKind(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s from %s: %w", LayoutVar, source, err)
+	}
+	return k, nil
 }
 
 // SyncTargets lists the memory files a memory sync updates with what it

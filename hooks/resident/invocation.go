@@ -70,6 +70,12 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if err := s.layout.CheckConfined(); err != nil {
 		return invocation{}, err
 	}
+	// The layout of a home without memory files is the hook's setting.
+	layout := s.layout
+	layout.LayoutEnv, _ = r.lookupEnv(tiers.LayoutVar)
+	if _, err := layout.Setting(); err != nil {
+		return invocation{}, err
+	}
 	// The answer names the binary (in the commands it advises) and may
 	// start it (a background reindex): the service's own, never one a
 	// request names. A client of the same build by another path would
@@ -82,7 +88,7 @@ func (s *Server) resolve(r request) (invocation, error) {
 		event:    event,
 		deadline: deadline,
 		started:  r.started,
-		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env},
+		env:      hooks.Env{Layout: layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env},
 	}, nil
 }
 
