@@ -34,6 +34,8 @@ type Kind struct {
 	Sections bool
 	// BudgetAdvice is the command a file over its budget is fixed with.
 	BudgetAdvice string
+	// C4 is how the layout's zylos speaks the C4 commands.
+	C4 C4Dialect
 
 	marks      []string // files under memory/ any of which marks a home of this layout
 	stateFile  string   // the injected file a memory sync updates with the current state
@@ -52,6 +54,23 @@ type Kind struct {
 	consolidation func(*Kind, Layout, time.Time) (report JSObject, attention int, err error)
 }
 
+// C4Dialect is how a layout's zylos speaks the C4 commands where its
+// eras differ: its c4-receive.js and its c4-checkpoint.js.
+type C4Dialect struct {
+	// StoredRoute: c4 receive stores the reply route in the message, a
+	// message over 1,500 bytes as a preview pointing at its attachment,
+	// and answers with the priority (the v2-era c4-receive.js). Without
+	// it (v0.7.1) the message is stored as given, with no endpoint under
+	// --no-reply, the route is added where the agent is shown it
+	// (session-init), and the answer is `[C4] Message queued (id=N)`.
+	StoredRoute bool
+	// Subcommands: c4 checkpoint takes only create, list and latest, as
+	// v0.7.1's c4-checkpoint.js; a bare id is an unknown command, --help
+	// prints the usage on stderr, list without --limit lists them all.
+	// Without it (v2-era) `c4 checkpoint <end_id>` creates one.
+	Subcommands bool
+}
+
 // InjectedFile is one always-injected file of a layout.
 type InjectedFile struct {
 	Name   string // under memory/
@@ -67,6 +86,7 @@ var (
 		Injected:      []InjectedFile{{Name: "core.md", Budget: CoreSizeCap}},
 		SyncThreshold: 30,
 		BudgetAdvice:  "zylos-memory consolidate",
+		C4:            C4Dialect{StoredRoute: true},
 		marks:         []string{"core.md"},
 		stateFile:     "core.md",
 		syncRefs:      []string{"decisions.md", "projects.md", "preferences.md"},
@@ -100,6 +120,7 @@ var (
 		SyncThreshold: 15, // v0.7.1's CHECKPOINT_THRESHOLD
 		Sections:      true,
 		BudgetAdvice:  "zylos-memory status",
+		C4:            C4Dialect{Subcommands: true},
 		marks:         []string{"identity.md", "state.md", "references.md", "users", "reference/ideas.md"},
 		// v0.7.1's skill says to update state.md with the current context.
 		stateFile:     "state.md",
