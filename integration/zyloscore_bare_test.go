@@ -189,14 +189,18 @@ func TestBareHomeCheckpointCommands(t *testing.T) {
 }
 
 // TestBareHomeRotate: v0.7.1's rotate-session.js wording, for a log of an
-// earlier day, a name already taken and a log without its header, and the
-// files it leaves (on the real clock, as the script).
+// earlier day, a name already taken, a log without its header and headers
+// its pattern reads otherwise than the v2-era one, and the files it leaves
+// (on the real clock, as the script).
 func TestBareHomeRotate(t *testing.T) {
 	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02")
 	cases := map[string]map[string]string{
 		"yesterday": {"current.md": "# Session Log: " + yesterday + "\n\nYesterday entries.\n"},
 		"collision": {"current.md": "# Session Log: " + yesterday + "\n\nNew entries.\n", yesterday + ".md": "earlier archive\n"},
 		"no header": {"current.md": "No header here, just content.\n"},
+		"header without its space": {"current.md": "# Session Log:" + yesterday + "\n"},
+		"header with words after":   {"current.md": "# Session Log: " + yesterday + " (Friday)\n"},
+		"header after a CR":         {"current.md": "notes\r# Session Log: " + yesterday + "  \r\nmore\n"},
 		"no log":    {},
 	}
 	for name, files := range cases {

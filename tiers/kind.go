@@ -47,6 +47,9 @@ type Kind struct {
 	rotated    string // rotate's line for a rotation, with the new name for %s
 	undated    bool   // rotate remarks on a log named by its modification date
 	unchanged  string // rotate's line when there was nothing to rotate
+	// sessionDate reads the date of a session log's header, as the
+	// layout's rotate-session.js does.
+	sessionDate func(content string) (string, bool)
 
 	// The reports of the layout, each given the layout it reports for.
 	parts         func(*Kind, Layout, int64) ([]ContextPart, error)
@@ -99,9 +102,10 @@ var (
 		syncAsk: func(b, e int64) string {
 			return fmt.Sprintf("Please invoke Memory Sync skill to process them: /memory sync --begin %d --end %d", b, e)
 		},
-		rotated:   "Rotated: current.md -> %s",
-		undated:   true,
-		unchanged: "No rotation needed (same day).",
+		rotated:     "Rotated: current.md -> %s",
+		undated:     true,
+		unchanged:   "No rotation needed (same day).",
+		sessionDate: SessionDate,
 	}
 	// KindV07 is zylos-core v0.7.1's layout: identity.md, state.md and
 	// references.md injected, users/<id>/profile.md, reference/ideas.md.
@@ -133,6 +137,7 @@ var (
 		syncAsk:       func(int64, int64) string { return "Please use zylos-memory skill to process them." },
 		rotated:       "Rotated current.md -> %s",
 		unchanged:     "No rotation needed (current.md matches today).",
+		sessionDate:   sessionDateV071,
 	}
 	// kinds are the layouts, the one Detect tries first first.
 	kinds = []*Kind{KindV2, KindV07}
