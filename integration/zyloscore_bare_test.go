@@ -195,13 +195,14 @@ func TestBareHomeCheckpointCommands(t *testing.T) {
 func TestBareHomeRotate(t *testing.T) {
 	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02")
 	cases := map[string]map[string]string{
-		"yesterday": {"current.md": "# Session Log: " + yesterday + "\n\nYesterday entries.\n"},
-		"collision": {"current.md": "# Session Log: " + yesterday + "\n\nNew entries.\n", yesterday + ".md": "earlier archive\n"},
-		"no header": {"current.md": "No header here, just content.\n"},
+		"yesterday":                {"current.md": "# Session Log: " + yesterday + "\n\nYesterday entries.\n"},
+		"collision":                {"current.md": "# Session Log: " + yesterday + "\n\nNew entries.\n", yesterday + ".md": "earlier archive\n"},
+		"no header":                {"current.md": "No header here, just content.\n"},
 		"header without its space": {"current.md": "# Session Log:" + yesterday + "\n"},
-		"header with words after":   {"current.md": "# Session Log: " + yesterday + " (Friday)\n"},
-		"header after a CR":         {"current.md": "notes\r# Session Log: " + yesterday + "  \r\nmore\n"},
-		"no log":    {},
+		"header with words after":  {"current.md": "# Session Log: " + yesterday + " (Friday)\n"},
+		"header after a CR":        {"current.md": "notes\r# Session Log: " + yesterday + "  \r\nmore\n"},
+		"no log":                   {},
+		"empty log":                {"current.md": ""},
 	}
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -50,6 +50,9 @@ type Kind struct {
 	// sessionDate reads the date of a session log's header, as the
 	// layout's rotate-session.js does.
 	sessionDate func(content string) (string, bool)
+	// emptyMoved: rotate moves an empty current.md aside as any log
+	// without a header (v0.7.1), rather than giving it the header (v2).
+	emptyMoved bool
 
 	// The reports of the layout, each given the layout it reports for.
 	parts         func(*Kind, Layout, int64) ([]ContextPart, error)
@@ -138,6 +141,7 @@ var (
 		rotated:       "Rotated current.md -> %s",
 		unchanged:     "No rotation needed (current.md matches today).",
 		sessionDate:   sessionDateV071,
+		emptyMoved:    true,
 	}
 	// kinds are the layouts, the one Detect tries first first.
 	kinds = []*Kind{KindV2, KindV07}

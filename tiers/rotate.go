@@ -43,7 +43,7 @@ func Rotate(l Layout, now time.Time) (steps Rotation, err error) {
 	// Appenders never take the lock: a pass that loses a race with one (it
 	// created current.md under us) starts over on what it made.
 	for attempt := 0; attempt < maxRotationPasses; attempt++ {
-		pass, again, err := rotatePass(l.CurrentSession(), now, l.Kind().sessionDate)
+		pass, again, err := rotatePass(l.CurrentSession(), now, l.Kind())
 		steps = append(steps, pass...)
 		if err != nil || !again {
 			return steps, err
@@ -61,7 +61,7 @@ const maxRotationPasses = 5
 // the fresh one renamed over it, so a line lands in the old log (if its
 // writer opened the file before the rename) or in the new one, never in a
 // file that is then replaced.
-func rotatePass(current string, now time.Time, sessionDate func(string) (string, bool)) (steps Rotation, again bool, err error) {
+func rotatePass(current string, now time.Time, kind *Kind) (steps Rotation, again bool, err error) {
 	today := now.Format("2006-01-02")
 	fresh := []byte(sessionHeaderPrefix + today + "\n\n")
 	created := RotationStep{Created: today}
@@ -87,11 +87,11 @@ func rotatePass(current string, now time.Time, sessionDate func(string) (string,
 	if err != nil {
 		return nil, false, fmt.Errorf("rotate session: %w", err)
 	}
-	date, ok := sessionDate(string(data))
+	date, ok := kind.sessionDate(string(data))
 	switch {
 	case ok && date == today:
 		return Rotation{{}}, false, nil
-	case !ok && len(data) == 0:
+	case !ok && len(data) == 0 && !kind.emptyMoved:
 		// Nothing to keep, but replacing the file could drop a line appended
 		// since the read: the header is appended instead, which on an empty
 		// file is the same content.
