@@ -31,9 +31,10 @@ func TestClaudeCodeJournal(t *testing.T) {
 	api := startStandIn(t, script)
 	runClient(t, bin, zylos, userHome, api.url, "Shorten core memory and note the project.")
 	bodies := api.mainBodies()
-	// core.md as last committed (init's) is what the Write is measured
-	// against: the test's own edit after init was never committed.
-	told := regexp.MustCompile(`This change removed memory: 21 lines left memory/core.md \(\\"# Core Memory\\", .*; if that was not meant, restore it with: \S+ --zylos-dir \S+ restore memory/core.md --at [0-9a-f]{10}\.`)
+	// The test's own edit of core.md after init is an external edit,
+	// committed before the agent's tool call: the Write is measured
+	// against it.
+	told := regexp.MustCompile(`This change removed memory: 2 lines left memory/core.md \(\\"The owner is Ada; her timezone is Europe/Lisbon. Marker: CORE-7731.\\"\); if that was not meant, restore it with: \S+ --zylos-dir \S+ restore memory/core.md --at [0-9a-f]{10}\.`)
 	if len(bodies) < 2 || !told.MatchString(bodies[1]) {
 		i := strings.Index(bodies[len(bodies)-1], "removed memory")
 		t.Errorf("the loss was not told to the agent: %d\n%s", i, bodies[len(bodies)-1][max(0, i-300):max(0, i)+600])
@@ -72,7 +73,7 @@ func TestClaudeCodeJournalOneTurnTwoTools(t *testing.T) {
 	script := []reply{
 		{tool: "Read", input: map[string]any{"file_path": core}},
 		{tool: "Bash", input: map[string]any{"command": "printf 'written by the shell\\n' > " + filepath.Join(mem, "shell-note.md"), "description": "write a note"},
-			with: []reply{{tool: "Edit", input: map[string]any{"file_path": core, "old_string": "# Core Memory", "new_string": "# Core Memory (edited)"}}}},
+			with: []reply{{tool: "Edit", input: map[string]any{"file_path": core, "old_string": "Marker: CORE-7731.", "new_string": "Marker: CORE-7731, edited."}}}},
 		{text: "Done."},
 		{text: "Saved."},
 	}

@@ -197,3 +197,57 @@ func TestV07SyncRequest(t *testing.T) {
 		t.Errorf("second trigger: exit %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
 }
+
+// TestBareHomeLayout: a home without memory files is today's zylos
+// (v0.7.1) to every command but init, which still seeds its own v2
+// layout there; ZYLOS_MEMORY_LAYOUT (environment, else .env) names the
+// layout of such a home; a value that names none is a one-line error.
+func TestBareHomeLayout(t *testing.T) {
+	bare := func(t *testing.T, env ...string) testutil.Run {
+		dir := filepath.Join(t.TempDir(), "zylos")
+		os.MkdirAll(filepath.Join(dir, "memory", "sessions"), 0o755)
+		os.WriteFile(filepath.Join(dir, "memory", "sessions", "current.md"), []byte("# Session Log: 2026-03-14\n"), 0o644)
+		return testutil.Run{ZylosDir: dir, Env: append([]string{"ZYLOS_MEMORY_LAYOUT="}, env...)}
+	}
+	t.Run("today's zylos", func(t *testing.T) {
+		r := bare(t)
+		res := r.Exec(t, "rotate")
+		if res.Stdout != "Rotated current.md -> 2026-03-14.md\nCreated fresh current.md for 2026-03-15\n" || res.Code != 0 {
+			t.Errorf("rotate: %+v", res)
+		}
+		if res := r.Exec(t, "c4", "checkpoint", "1"); res.Code != 1 || !strings.Contains(res.Stderr, "Error: unknown command: 1") {
+			t.Errorf("v0.7.1 takes no bare id: %+v", res)
+		}
+	})
+	t.Run("setting in the environment", func(t *testing.T) {
+		res := bare(t, "ZYLOS_MEMORY_LAYOUT=v2").Exec(t, "rotate")
+		if res.Stdout != "Rotated: current.md -> 2026-03-14.md\nCreated fresh current.md for 2026-03-15\n" {
+			t.Errorf("rotate: %+v", res)
+		}
+	})
+	t.Run("setting in .env", func(t *testing.T) {
+		r := bare(t)
+		os.WriteFile(filepath.Join(r.ZylosDir, ".env"), []byte("ZYLOS_MEMORY_LAYOUT=v2\n"), 0o644)
+		if res := r.Exec(t, "c4", "checkpoint", "1"); res.Code != 0 || !strings.HasPrefix(res.Stdout, "Checkpoint created: ") {
+			t.Errorf("a v2 home takes a bare id: %+v", res)
+		}
+	})
+	t.Run("init seeds v2", func(t *testing.T) {
+		r := bare(t)
+		if res := r.Exec(t, "init"); res.Code != 0 {
+			t.Fatalf("init: %+v", res)
+		}
+		if _, err := os.Stat(filepath.Join(r.ZylosDir, "memory", "core.md")); err != nil {
+			t.Errorf("init did not seed core.md: %v", err)
+		}
+		if res := r.Exec(t, "c4", "checkpoint", "1"); res.Code != 0 {
+			t.Errorf("a v2 home takes a bare id: %+v", res)
+		}
+	})
+	t.Run("bad setting", func(t *testing.T) {
+		res := bare(t, "ZYLOS_MEMORY_LAYOUT=v3").Exec(t, "status")
+		if res.Code != 1 || res.Stdout != "" || strings.Count(res.Stderr, "\n") != 1 || !strings.Contains(res.Stderr, `unknown layout "v3"`) {
+			t.Errorf("status: %+v", res)
+		}
+	})
+}

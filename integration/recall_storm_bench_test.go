@@ -201,13 +201,20 @@ func BenchmarkHookVsEmptyProgram(b *testing.B) {
 				servedTime += t2.Sub(t1)
 				aloneTime += time.Since(t2)
 			}
-			b.ReportMetric(ms(emptyTime)/float64(b.N), "empty-ms")
-			b.ReportMetric(ms(servedTime)/float64(b.N), "hook-ms")
-			b.ReportMetric(float64(servedTime)/float64(emptyTime), "ratio")
-			b.ReportMetric(ms(aloneTime)/float64(b.N), "inproc-ms")
-			b.ReportMetric(float64(aloneTime)/float64(emptyTime), "inproc-ratio")
+			reportVsEmpty(b, "hook-ms", emptyTime, servedTime, aloneTime)
 		})
 	}
+}
+
+// reportVsEmpty reports the mean times of the empty program, of the
+// process answered by the service (as unit) and of the process answering
+// itself, and their ratios to the empty program.
+func reportVsEmpty(b *testing.B, unit string, emptyTime, servedTime, aloneTime time.Duration) {
+	b.ReportMetric(ms(emptyTime)/float64(b.N), "empty-ms")
+	b.ReportMetric(ms(servedTime)/float64(b.N), unit)
+	b.ReportMetric(float64(servedTime)/float64(emptyTime), "ratio")
+	b.ReportMetric(ms(aloneTime)/float64(b.N), "inproc-ms")
+	b.ReportMetric(float64(aloneTime)/float64(emptyTime), "inproc-ratio")
 }
 
 // benchHooks are the hooks BenchmarkHookVsEmptyProgram times, each with

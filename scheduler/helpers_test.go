@@ -25,7 +25,8 @@ type home struct {
 func newHome(tb testing.TB) *home {
 	tb.Helper()
 	tb.Setenv("TZ", "UTC")
-	h := &home{l: tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos")}, now: mustTime(tb, "2026-03-15T10:30:00Z")}
+	// a v2 home: without memory files it would be taken for today's zylos
+	h := &home{l: tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos"), LayoutEnv: tiers.KindV2.Name}, now: mustTime(tb, "2026-03-15T10:30:00Z")}
 	if _, err := c4sync.Create(h.l.C4DB()); err != nil {
 		tb.Fatal(err)
 	}

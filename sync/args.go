@@ -154,3 +154,79 @@ func ParseCheckpointArgs(args []string) (CheckpointArgs, error) {
 	a.End = end
 	return a, nil
 }
+
+// CheckpointCommandUsage is the usage of `c4 checkpoint` in zylos v0.7.1's
+// dialect (tiers.C4Dialect.Subcommands), the lines its c4-checkpoint.js
+// prints on stderr.
+const CheckpointCommandUsage = `Usage: c4-checkpoint.js <command> [options]
+  create <end_conversation_id> [--summary "<summary>"]
+  list [--limit <n>]
+  latest`
+
+// ErrHelp is a command line that asks for the usage (--help, -h).
+var ErrHelp = errors.New("help requested")
+
+// ErrUnknownCommand is a checkpoint command line whose first word is no
+// subcommand (a bare id included) in v0.7.1's dialect.
+var ErrUnknownCommand = errors.New("unknown command")
+
+// ParseCheckpointCommand reads a `c4 checkpoint` command line in zylos
+// v0.7.1's dialect: `create <end> [--summary S]`, `list [--limit N]` (all
+// of them without --limit: Limit -1) or `latest`. No command is
+// ErrNoEndID, --help or -h first ErrHelp, another first word
+// ErrUnknownCommand; ids must be whole non-negative numbers.
+func ParseCheckpointCommand(args []string) (CheckpointArgs, error) {
+	if len(args) == 0 {
+		return CheckpointArgs{}, ErrNoEndID
+	}
+	a := CheckpointArgs{Action: args[0], Limit: -1}
+	rest := args[1:]
+	switch a.Action {
+	case "--help", "-h":
+		return a, ErrHelp
+	case "create":
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "--") {
+			return a, usagef("create requires <end_conversation_id>")
+		}
+		end, err := ParseID(rest[0])
+		if err != nil {
+			return a, usagef("end_conversation_id %v", err)
+		}
+		a.End = end
+		summary, err := flagValue(rest[1:], "--summary")
+		if err != nil || summary == nil {
+			return a, err
+		}
+		a.Summary = summary
+	case "list":
+		limit, err := flagValue(rest, "--limit")
+		if err != nil || limit == nil {
+			return a, err
+		}
+		n, err := strconv.Atoi(*limit)
+		if err != nil || n < 1 {
+			return a, usagef("--limit must be a positive integer")
+		}
+		a.Limit = n
+	case "latest":
+		a.Limit = 1
+	default:
+		return a, fmt.Errorf("%w: %s", ErrUnknownCommand, a.Action)
+	}
+	return a, nil
+}
+
+// flagValue is the value after the first name in args (nil when name is
+// not there), an error when nothing follows it.
+func flagValue(args []string, name string) (*string, error) {
+	for i, arg := range args {
+		if arg != name {
+			continue
+		}
+		if i+1 >= len(args) || args[i+1] == "" {
+			return nil, usagef("missing value for %s", name)
+		}
+		return &args[i+1], nil
+	}
+	return nil, nil
+}

@@ -93,3 +93,46 @@ func splitNUL(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// TestParseCheckpointCommand: zylos v0.7.1's c4-checkpoint.js command
+// line: subcommands only, list without --limit lists all, --limit a
+// positive integer.
+func TestParseCheckpointCommand(t *testing.T) {
+	s := "text"
+	tests := []struct {
+		args []string
+		want CheckpointArgs
+		err  error
+	}{
+		{args: []string{"create", "10", "--summary", "text"}, want: CheckpointArgs{Action: "create", End: 10, Summary: &s, Limit: -1}},
+		{args: []string{"create", "10"}, want: CheckpointArgs{Action: "create", End: 10, Limit: -1}},
+		{args: []string{"list"}, want: CheckpointArgs{Action: "list", Limit: -1}},
+		{args: []string{"list", "--limit", "2"}, want: CheckpointArgs{Action: "list", Limit: 2}},
+		{args: []string{"latest"}, want: CheckpointArgs{Action: "latest", Limit: 1}},
+		{args: nil, err: ErrNoEndID},
+		{args: []string{"--help"}, err: ErrHelp},
+		{args: []string{"-h"}, err: ErrHelp},
+		{args: []string{"50"}, err: ErrUnknownCommand},
+		{args: []string{"foobar"}, err: ErrUnknownCommand},
+		{args: []string{"create"}, err: ErrUsage},
+		{args: []string{"create", "--summary", "x"}, err: ErrUsage},
+		{args: []string{"create", "abc"}, err: ErrUsage},
+		{args: []string{"create", "1", "--summary"}, err: ErrUsage},
+		{args: []string{"list", "--limit", "-1"}, err: ErrUsage},
+		{args: []string{"list", "--limit", "1.5"}, err: ErrUsage},
+		{args: []string{"list", "--limit"}, err: ErrUsage},
+	}
+	for _, tt := range tests {
+		got, err := ParseCheckpointCommand(tt.args)
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) {
+				t.Errorf("%q: err %v, want %v", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got.Action != tt.want.Action || got.End != tt.want.End || got.Limit != tt.want.Limit ||
+			(got.Summary == nil) != (tt.want.Summary == nil) || got.Summary != nil && *got.Summary != *tt.want.Summary {
+			t.Errorf("%q: %+v %v, want %+v", tt.args, got, err, tt.want)
+		}
+	}
+}

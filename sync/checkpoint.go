@@ -38,7 +38,8 @@ func (db *DB) LatestCheckpoint() (*Checkpoint, error) {
 	return &cps[0], nil
 }
 
-// Checkpoints returns up to limit checkpoints, newest first.
+// Checkpoints returns up to limit checkpoints, newest first; all of them
+// when limit is negative.
 func (db *DB) Checkpoints(limit int) ([]Checkpoint, error) {
 	rows, err := db.sql.Query(selectCheckpoints+`ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {

@@ -19,6 +19,11 @@ type Intake struct {
 	SkillsDir      string // $ZYLOS_DIR/.claude/skills: one directory per channel
 	AttachmentsDir string // $ZYLOS_DIR/comm-bridge/attachments
 	Now            func() time.Time
+	// AsGiven stores a message as zylos v0.7.1's c4-receive.js does: its
+	// content as given (no reply route, no attachment, whatever its size)
+	// and no endpoint under noReply; the route is added where the agent
+	// is shown the message (SessionInit). See tiers.C4Dialect.
+	AsGiven bool
 }
 
 // largeMessage is the size in bytes above which a message is stored as a
@@ -33,6 +38,11 @@ const previewUnits = 100
 var ErrIntake = errors.New("refused message")
 
 var safeEndpoint = lazy.Regexp(`^[a-zA-Z0-9_-]+$`)
+
+// quotableEndpoint is an endpoint v0.7.1 accepts (its ids carry `|msg:`
+// and the like) that still reads back whole between the double quotes of
+// a reply route: no quote, backslash, dollar, backtick or control byte.
+var quotableEndpoint = lazy.Regexp("^[^\"\\\\$`\\x00-\\x1f\\x7f]+$")
 
 // Accepted is a message ready to queue and whether its content went to a file.
 type Accepted struct {
@@ -50,6 +60,15 @@ func (in Intake) Accept(m Message, noReply bool) (Accepted, error) {
 		if err := in.checkChannel(m.Channel); err != nil {
 			return Accepted{}, err
 		}
+	}
+	if in.AsGiven {
+		if m.Endpoint != "" && !quotableEndpoint().MatchString(m.Endpoint) {
+			return Accepted{}, fmt.Errorf("%w: invalid endpoint %q (no quotes, backslashes, $, backticks or control characters)", ErrIntake, m.Endpoint)
+		}
+		if noReply {
+			m.Endpoint = ""
+		}
+		return Accepted{Message: m}, nil
 	}
 	if m.Endpoint != "" && !safeEndpoint().MatchString(m.Endpoint) {
 		return Accepted{}, fmt.Errorf("%w: invalid endpoint %q (letters, digits, _ and - only)", ErrIntake, m.Endpoint)
@@ -78,6 +97,20 @@ func (in Intake) Accept(m Message, noReply bool) (Accepted, error) {
 	}
 	m.Content = fmt.Sprintf("%s%s\n\n[C4] Full message (%.1fKB) at: %s%s", preview, ellipsis, float64(len(full))/1024, file, suffix)
 	return Accepted{Message: m, File: file}, nil
+}
+
+// Answer is the line `c4 receive` prints for a queued message: v0.7.1's
+// `[C4] Message queued (id=N)` for a message taken as given, else the
+// v2-era QueuedLine, ending `, file)` when its content went to a file.
+func (in Intake) Answer(id int64, a Accepted) string {
+	if in.AsGiven {
+		return fmt.Sprintf("[C4] Message queued (id=%d)", id)
+	}
+	line := QueuedLine(id, a.Message)
+	if a.File != "" {
+		line = strings.TrimSuffix(line, ")") + ", file)"
+	}
+	return line
 }
 
 // checkChannel accepts a channel that names a directory under the skills

@@ -77,13 +77,22 @@ func v07Seeds() []seed {
 }
 
 // Init creates the memory directories, seeds the templates of the home's
-// layout (Detect; a home without memory files gets DefaultKind) and today's
+// layout (Detect; a home without memory files or setting gets DefaultKind) and today's
 // session log, and installs the memory skill files. An existing file is
 // never overwritten, except a template or skill file with force, and then
 // only after a copy was saved under memory/.state/backups/. Today's
 // current.md is never replaced. now must be in the chosen location.
 func Init(l Layout, now time.Time, force bool) (InitReport, error) {
-	return InitKind(l, now, force, l.Kind())
+	return InitKind(l, now, force, l.SeedKind())
+}
+
+// SeedKind is the layout init seeds without --layout: the one the home
+// has or its setting names, else DefaultKind.
+func (l Layout) SeedKind() *Kind {
+	if kind, found := l.Detect(); found {
+		return kind
+	}
+	return DefaultKind
 }
 
 // ErrLayoutMismatch reports an init asked for a layout other than the one
@@ -91,13 +100,14 @@ func Init(l Layout, now time.Time, force bool) (InitReport, error) {
 var ErrLayoutMismatch = errors.New("layout mismatch")
 
 // InitKind is Init with the layout chosen: it refuses one that differs
-// from what the home already has, so a core.md is never seeded into a v0.7
+// from the layout whose files the home already has (a setting does not
+// hold back an explicit choice), so a core.md is never seeded into a v0.7
 // home nor v0.7's files beside a core.md. The v0.7 layout gets its own
 // files and no skill files of this binary (zylos's zylos-memory skill
 // describes that layout).
 func InitKind(l Layout, now time.Time, force bool, kind *Kind) (InitReport, error) {
 	var r InitReport
-	if have, found := l.Detect(); found && have != kind {
+	if have := l.marked(); have != nil && have != kind {
 		return r, fmt.Errorf("%w: the home at %s has the %s layout, not %s", ErrLayoutMismatch, l.ZylosDir, have, kind)
 	}
 	dirs := []string{l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
 // Kind is a memory layout: which files a home injects at session start,
@@ -32,6 +34,8 @@ type Kind struct {
 	Sections bool
 	// BudgetAdvice is the command a file over its budget is fixed with.
 	BudgetAdvice string
+	// C4 is how the layout's zylos speaks the C4 commands.
+	C4 C4Dialect
 
 	marks      []string // files under memory/ any of which marks a home of this layout
 	stateFile  string   // the injected file a memory sync updates with the current state
@@ -43,11 +47,34 @@ type Kind struct {
 	rotated    string // rotate's line for a rotation, with the new name for %s
 	undated    bool   // rotate remarks on a log named by its modification date
 	unchanged  string // rotate's line when there was nothing to rotate
+	// sessionDate reads the date of a session log's header, as the
+	// layout's rotate-session.js does.
+	sessionDate func(content string) (string, bool)
+	// emptyMoved: rotate moves an empty current.md aside as any log
+	// without a header (v0.7.1), rather than giving it the header (v2).
+	emptyMoved bool
 
 	// The reports of the layout, each given the layout it reports for.
 	parts         func(*Kind, Layout, int64) ([]ContextPart, error)
 	status        func(*Kind, Layout, io.Writer) error
 	consolidation func(*Kind, Layout, time.Time) (report JSObject, attention int, err error)
+}
+
+// C4Dialect is how a layout's zylos speaks the C4 commands where its
+// eras differ: its c4-receive.js and its c4-checkpoint.js.
+type C4Dialect struct {
+	// StoredRoute: c4 receive stores the reply route in the message, a
+	// message over 1,500 bytes as a preview pointing at its attachment,
+	// and answers with the priority (the v2-era c4-receive.js). Without
+	// it (v0.7.1) the message is stored as given, with no endpoint under
+	// --no-reply, the route is added where the agent is shown it
+	// (session-init), and the answer is `[C4] Message queued (id=N)`.
+	StoredRoute bool
+	// Subcommands: c4 checkpoint takes only create, list and latest, as
+	// v0.7.1's c4-checkpoint.js; a bare id is an unknown command, --help
+	// prints the usage on stderr, list without --limit lists them all.
+	// Without it (v2-era) `c4 checkpoint <end_id>` creates one.
+	Subcommands bool
 }
 
 // InjectedFile is one always-injected file of a layout.
@@ -65,6 +92,7 @@ var (
 		Injected:      []InjectedFile{{Name: "core.md", Budget: CoreSizeCap}},
 		SyncThreshold: 30,
 		BudgetAdvice:  "zylos-memory consolidate",
+		C4:            C4Dialect{StoredRoute: true},
 		marks:         []string{"core.md"},
 		stateFile:     "core.md",
 		syncRefs:      []string{"decisions.md", "projects.md", "preferences.md"},
@@ -77,9 +105,10 @@ var (
 		syncAsk: func(b, e int64) string {
 			return fmt.Sprintf("Please invoke Memory Sync skill to process them: /memory sync --begin %d --end %d", b, e)
 		},
-		rotated:   "Rotated: current.md -> %s",
-		undated:   true,
-		unchanged: "No rotation needed (same day).",
+		rotated:     "Rotated: current.md -> %s",
+		undated:     true,
+		unchanged:   "No rotation needed (same day).",
+		sessionDate: SessionDate,
 	}
 	// KindV07 is zylos-core v0.7.1's layout: identity.md, state.md and
 	// references.md injected, users/<id>/profile.md, reference/ideas.md.
@@ -98,6 +127,7 @@ var (
 		SyncThreshold: 15, // v0.7.1's CHECKPOINT_THRESHOLD
 		Sections:      true,
 		BudgetAdvice:  "zylos-memory status",
+		C4:            C4Dialect{Subcommands: true},
 		marks:         []string{"identity.md", "state.md", "references.md", "users", "reference/ideas.md"},
 		// v0.7.1's skill says to update state.md with the current context.
 		stateFile:     "state.md",
@@ -110,6 +140,8 @@ var (
 		syncAsk:       func(int64, int64) string { return "Please use zylos-memory skill to process them." },
 		rotated:       "Rotated current.md -> %s",
 		unchanged:     "No rotation needed (current.md matches today).",
+		sessionDate:   sessionDateV071,
+		emptyMoved:    true,
 	}
 	// kinds are the layouts, the one Detect tries first first.
 	kinds = []*Kind{KindV2, KindV07}
@@ -117,12 +149,22 @@ var (
 
 func (k *Kind) String() string { return k.Name }
 
-// DefaultKind is the layout of a home that has neither layout's files yet.
-// A zylos v0.7 home is made by zylos-core's own installer, which seeds its
-// templates before this binary first runs there, so a home without any
-// memory file is one this binary starts on its own: it gets the v2 layout
-// of the contract, whose Node parity holds, unless `init --layout v07`.
+// DefaultKind is the layout init seeds into a home that has neither
+// layout's files nor a layout setting: the v2 layout of the contract,
+// whose Node parity holds, unless `init --layout v07`.
 var DefaultKind = KindV2
+
+// UnmarkedKind is the layout of a home that has neither layout's files
+// nor a layout setting, for every command but init: today's zylos,
+// v0.7.1. A home without memory files is one zylos's own comm-bridge and
+// scripts run in before anything seeds it (zylos's C4 creates its
+// database on first use, its rotate-session.js makes sessions/ on its
+// own); a home of this binary gets its core.md from init at once.
+var UnmarkedKind = KindV07
+
+// LayoutVar is the setting that names the layout of a home without
+// either layout's files: in the environment, else in $ZYLOS_DIR/.env.
+const LayoutVar = "ZYLOS_MEMORY_LAYOUT"
 
 // ParseKind reads a --layout value: a layout's name or one of its aliases.
 func ParseKind(s string) (*Kind, error) {
@@ -196,17 +238,52 @@ func (l Layout) UsersDir() string { return filepath.Join(l.MemoryDir(), "users")
 
 // Detect says which layout the home has: the first whose marks (v2:
 // memory/core.md; v0.7: identity.md, state.md, references.md, users/,
-// reference/ideas.md) any exists, and found false with DefaultKind when
-// none does.
+// reference/ideas.md) any exists; else the one its setting names
+// (LayoutVar in l.LayoutEnv, else in .env); found false with
+// UnmarkedKind when it has neither.
 func (l Layout) Detect() (kind *Kind, found bool) {
+	if k := l.marked(); k != nil {
+		return k, true
+	}
+	if k, err := l.Setting(); err == nil && k != nil {
+		return k, true
+	}
+	return UnmarkedKind, false
+}
+
+// marked is the layout whose files the home has, nil when it has neither
+// layout's.
+func (l Layout) marked() *Kind {
 	for _, k := range kinds {
 		for _, mark := range k.marks {
 			if exists(filepath.Join(l.MemoryDir(), filepath.FromSlash(mark))) {
-				return k, true
+				return k
 			}
 		}
 	}
-	return DefaultKind, false
+	return nil
+}
+
+// Setting is the layout the home's setting names (LayoutVar in
+// l.LayoutEnv, else in $ZYLOS_DIR/.env), nil when neither sets it, or
+// the error of a value that names no layout.
+func (l Layout) Setting() (*Kind, error) {
+	name, source := l.LayoutEnv, LayoutVar
+	if name == "" {
+		data, err := regfile.ReadFile(l.EnvFile())
+		if err != nil {
+			return nil, nil // no .env is no setting; an unreadable one is checked by Location
+		}
+		name, source = envFileValue(data, LayoutVar), l.EnvFile()
+	}
+	if name == "" {
+		return nil, nil
+	}
+	k, err := ParseKind(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s from %s: %w", LayoutVar, source, err)
+	}
+	return k, nil
 }
 
 // SyncTargets lists the memory files a memory sync updates with what it

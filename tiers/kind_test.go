@@ -93,3 +93,55 @@ func TestEveryLayoutHoldsTogether(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectHomeWithoutMemoryFiles: a home without either layout's files
+// is today's zylos (v0.7.1) unless its setting (the environment's
+// ZYLOS_MEMORY_LAYOUT, else the one in .env) names a layout; files win
+// over the setting; init seeds DefaultKind where neither says.
+func TestDetectHomeWithoutMemoryFiles(t *testing.T) {
+	write := func(l Layout, rel, content string) {
+		t.Helper()
+		p := filepath.Join(l.ZylosDir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name      string
+		files     map[string]string
+		env       string
+		want      *Kind
+		found     bool
+		seed      *Kind
+		settingOK bool
+	}{
+		{name: "empty", want: UnmarkedKind, seed: DefaultKind, settingOK: true},
+		{name: "sessions only", files: map[string]string{"memory/sessions/current.md": "x"}, want: UnmarkedKind, seed: DefaultKind, settingOK: true},
+		{name: "c4 log only", files: map[string]string{"comm-bridge/c4.db": ""}, want: UnmarkedKind, seed: DefaultKind, settingOK: true},
+		{name: "env v2", env: "v2", want: KindV2, found: true, seed: KindV2, settingOK: true},
+		{name: ".env v2", files: map[string]string{".env": "TZ=UTC\nexport ZYLOS_MEMORY_LAYOUT='v2' # this binary's layout\n"}, want: KindV2, found: true, seed: KindV2, settingOK: true},
+		{name: "env over .env", env: "v0.7.1", files: map[string]string{".env": "ZYLOS_MEMORY_LAYOUT=v2\n"}, want: KindV07, found: true, seed: KindV07, settingOK: true},
+		{name: "core.md over setting", env: "v07", files: map[string]string{"memory/core.md": "x"}, want: KindV2, found: true, seed: KindV2, settingOK: true},
+		{name: "identity.md over setting", env: "v2", files: map[string]string{"memory/identity.md": "x"}, want: KindV07, found: true, seed: KindV07, settingOK: true},
+		{name: "bad setting", env: "v3", want: UnmarkedKind, seed: DefaultKind},
+		{name: "bad .env setting", files: map[string]string{".env": "ZYLOS_MEMORY_LAYOUT=core\n"}, want: UnmarkedKind, seed: DefaultKind},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := Layout{ZylosDir: t.TempDir(), LayoutEnv: tt.env}
+			for rel, content := range tt.files {
+				write(l, rel, content)
+			}
+			if got, found := l.Detect(); got != tt.want || found != tt.found {
+				t.Errorf("Detect = %v, %v; want %v, %v", got, found, tt.want, tt.found)
+			}
+			if got := l.SeedKind(); got != tt.seed {
+				t.Errorf("SeedKind = %v, want %v", got, tt.seed)
+			}
+			if _, err := l.Setting(); (err == nil) != tt.settingOK {
+				t.Errorf("Setting error %v", err)
+			}
+		})
+	}
+}

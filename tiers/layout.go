@@ -12,6 +12,9 @@ type Layout struct {
 	// TZ is the TZ of the environment the home is worked on from ("" when
 	// unset): the process's own, or the hook's the memory service answers.
 	TZ string
+	// LayoutEnv is the ZYLOS_MEMORY_LAYOUT of that environment ("" when
+	// unset): the layout of a home without either layout's files.
+	LayoutEnv string
 }
 
 // ZylosDir is the home a process works on unless --zylos-dir names one:

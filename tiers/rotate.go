@@ -12,6 +12,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/flock"
+	"github.com/zylos/zylos-memory/internal/lazy"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -42,7 +43,7 @@ func Rotate(l Layout, now time.Time) (steps Rotation, err error) {
 	// Appenders never take the lock: a pass that loses a race with one (it
 	// created current.md under us) starts over on what it made.
 	for attempt := 0; attempt < maxRotationPasses; attempt++ {
-		pass, again, err := rotatePass(l.CurrentSession(), now)
+		pass, again, err := rotatePass(l.CurrentSession(), now, l.Kind())
 		steps = append(steps, pass...)
 		if err != nil || !again {
 			return steps, err
@@ -60,7 +61,7 @@ const maxRotationPasses = 5
 // the fresh one renamed over it, so a line lands in the old log (if its
 // writer opened the file before the rename) or in the new one, never in a
 // file that is then replaced.
-func rotatePass(current string, now time.Time) (steps Rotation, again bool, err error) {
+func rotatePass(current string, now time.Time, kind *Kind) (steps Rotation, again bool, err error) {
 	today := now.Format("2006-01-02")
 	fresh := []byte(sessionHeaderPrefix + today + "\n\n")
 	created := RotationStep{Created: today}
@@ -86,11 +87,11 @@ func rotatePass(current string, now time.Time) (steps Rotation, again bool, err 
 	if err != nil {
 		return nil, false, fmt.Errorf("rotate session: %w", err)
 	}
-	date, ok := SessionDate(string(data))
+	date, ok := kind.sessionDate(string(data))
 	switch {
 	case ok && date == today:
 		return Rotation{{}}, false, nil
-	case !ok && len(data) == 0:
+	case !ok && len(data) == 0 && !kind.emptyMoved:
 		// Nothing to keep, but replacing the file could drop a line appended
 		// since the read: the header is appended instead, which on an empty
 		// file is the same content.
@@ -162,6 +163,26 @@ func SessionDate(content string) (string, bool) {
 		}
 		off = i + 1
 	}
+}
+
+// v071Header is v0.7.1's /^# Session Log:\s*(\d{4}-\d{2}-\d{2})\s*$/m,
+// its line ends (\r, U+2028, U+2029) made \n and its \s spelt out (JavaScript's
+// white space and line ends, which Go's \s is not).
+var v071Header = lazy.Regexp(`(?m)^# Session Log:` + jsSpace + `*(\d{4}-\d{2}-\d{2})` + jsSpace + `*$`)
+
+const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+
+var jsLineEnds = strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// sessionDateV071 finds the date of a session log's header as zylos-core
+// v0.7.1's rotate-session.js does: blanks around the date allowed, nothing
+// else after it on its line.
+func sessionDateV071(content string) (string, bool) {
+	m := v071Header().FindStringSubmatch(jsLineEnds.Replace(content))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 func atLineStart(s string, i int) bool {

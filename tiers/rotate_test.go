@@ -162,3 +162,26 @@ func BenchmarkRotateSameDay(b *testing.B) {
 		}
 	}
 }
+
+// TestSessionDateV071: zylos-core v0.7.1 reads a header with blanks
+// around its date and nothing after it, where the v2-era pattern wants
+// one space and takes anything after.
+func TestSessionDateV071(t *testing.T) {
+	for content, want := range map[string]string{
+		"# Session Log: 2026-03-14\n":          "2026-03-14",
+		"# Session Log:2026-03-14":             "2026-03-14",
+		"# Session Log:\t2026-03-14 \r\n":      "2026-03-14",
+		"x\r# Session Log: 2026-03-14\r":       "2026-03-14",
+		"x\u2028# Session Log: 2026-03-14":     "2026-03-14",
+		"# Session Log:\n2026-03-14\n":         "2026-03-14",
+		"# Session Log: 2026-03-14 (Friday)\n": "",
+		"notes # Session Log: 2026-03-14\n":    "",
+		"# Session Log: 2026-3-14\n":           "",
+		"":                                     "",
+	} {
+		got, ok := sessionDateV071(content)
+		if got != want || ok != (want != "") {
+			t.Errorf("%q: %q %v, want %q", content, got, ok, want)
+		}
+	}
+}

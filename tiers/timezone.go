@@ -52,8 +52,8 @@ func envFileValue(data []byte, key string) string {
 			continue
 		}
 		v = strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-			v = v[1 : len(v)-1]
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && strings.IndexByte(v[1:], v[0]) >= 0 {
+			v = v[1 : 1+strings.IndexByte(v[1:], v[0])] // a comment may follow the closing quote
 		} else if i := strings.Index(v, " #"); i >= 0 {
 			v = strings.TrimSpace(v[:i])
 		}

@@ -68,7 +68,7 @@ func homeOf(dir string) (mcpserver.Home, error) {
 	if err != nil {
 		return mcpserver.Home{}, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
-	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ")}
+	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ"), LayoutEnv: os.Getenv(tiers.LayoutVar)}
 	if err := layout.CheckConfined(); err != nil {
 		return mcpserver.Home{}, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -14,24 +15,21 @@ func c4Checkpoint(c *cli.Context) error {
 }
 
 // checkpointCommand runs `c4 checkpoint` and, with safe set, `sync
-// checkpoint`, whose creations go through the pipeline's checks.
+// checkpoint`, whose creations go through the pipeline's checks. `c4
+// checkpoint` speaks the dialect of the home's layout (tiers.C4Dialect).
 func checkpointCommand(c *cli.Context, safe bool) error {
-	if helpRequested(c) {
-		return showHelp(c)
-	}
-	own, _ := ownArgs(c)
-	args, err := c4sync.ParseCheckpointArgs(own)
-	if errors.Is(err, c4sync.ErrNoEndID) {
-		return usageExit(c, c4sync.CheckpointShortUsage)
-	}
-	if errors.Is(err, c4sync.ErrUsage) {
-		return usageExit(c, "Error: "+err.Error()+"\n"+c4sync.CheckpointUsage)
-	}
+	e, path, err := c4Env(c)
 	if err != nil {
 		return err
 	}
-	e, path, err := c4Env(c)
-	if err != nil {
+	own, _ := ownArgs(c)
+	var args c4sync.CheckpointArgs
+	if !safe && e.layout.Kind().C4.Subcommands {
+		args, err = checkpointSubcommand(c, own)
+	} else {
+		args, err = checkpointArgs(c, own)
+	}
+	if err != nil || args.Action == "" {
 		return err
 	}
 	if !safe {
@@ -50,4 +48,43 @@ func checkpointCommand(c *cli.Context, safe bool) error {
 	}
 	_, err = io.WriteString(e.stdout, out)
 	return err
+}
+
+// checkpointArgs reads the v2-era command line (a bare end id creates a
+// checkpoint); --help shows the command's help and no Action.
+func checkpointArgs(c *cli.Context, own []string) (c4sync.CheckpointArgs, error) {
+	if helpRequested(c) {
+		return c4sync.CheckpointArgs{}, showHelp(c)
+	}
+	args, err := c4sync.ParseCheckpointArgs(own)
+	switch {
+	case errors.Is(err, c4sync.ErrNoEndID):
+		return args, usageExit(c, c4sync.CheckpointShortUsage)
+	case errors.Is(err, c4sync.ErrUsage):
+		return args, usageExit(c, "Error: "+err.Error()+"\n"+c4sync.CheckpointUsage)
+	}
+	return args, err
+}
+
+// checkpointSubcommand reads zylos v0.7.1's command line: subcommands
+// only, the usage on stderr for --help (exit 0) and before the error of
+// an unknown command.
+func checkpointSubcommand(c *cli.Context, own []string) (c4sync.CheckpointArgs, error) {
+	if helpRequested(c) {
+		fmt.Fprintln(c.App.ErrWriter, c4sync.CheckpointCommandUsage)
+		return c4sync.CheckpointArgs{}, nil
+	}
+	args, err := c4sync.ParseCheckpointCommand(own)
+	switch {
+	case errors.Is(err, c4sync.ErrHelp):
+		fmt.Fprintln(c.App.ErrWriter, c4sync.CheckpointCommandUsage)
+		return c4sync.CheckpointArgs{}, nil
+	case errors.Is(err, c4sync.ErrNoEndID):
+		return args, usageExit(c, c4sync.CheckpointCommandUsage)
+	case errors.Is(err, c4sync.ErrUnknownCommand):
+		return args, usageExit(c, c4sync.CheckpointCommandUsage+"\nError: "+err.Error())
+	case errors.Is(err, c4sync.ErrUsage):
+		return args, usageExit(c, "Error: "+err.Error())
+	}
+	return args, err
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,6 +57,7 @@ func c4Receive(c *cli.Context) error {
 		SkillsDir:      filepath.Join(e.layout.ClaudeDir(), "skills"),
 		AttachmentsDir: filepath.Join(filepath.Dir(path), "attachments"),
 		Now:            e.now,
+		AsGiven:        !e.layout.Kind().C4.StoredRoute,
 	}
 	accepted, err := intake.Accept(m, c.Bool("no-reply"))
 	if err != nil {
@@ -76,10 +76,6 @@ func c4Receive(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	line := c4sync.QueuedLine(id, m)
-	if accepted.File != "" {
-		line = strings.TrimSuffix(line, ")") + ", file)"
-	}
-	_, err = fmt.Fprintln(e.stdout, line)
+	_, err = fmt.Fprintln(e.stdout, intake.Answer(id, accepted))
 	return err
 }

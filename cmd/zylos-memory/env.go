@@ -52,9 +52,13 @@ func homeEnv(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
+	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ"), LayoutEnv: os.Getenv(tiers.LayoutVar)}
+	if _, err := layout.Setting(); err != nil {
+		return nil, err
+	}
 	cwd, _ := os.Getwd()
 	return &env{
-		layout: tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ")},
+		layout: layout,
 		now:    now,
 		cwd:    cwd,
 		stdin:  c.App.Reader,

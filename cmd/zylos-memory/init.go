@@ -52,7 +52,7 @@ func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.En
 	if err != nil {
 		return err
 	}
-	kind := e.layout.Kind()
+	kind := e.layout.SeedKind()
 	if layout != "" {
 		if kind, err = tiers.ParseKind(layout); err != nil {
 			return err

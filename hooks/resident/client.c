@@ -5,8 +5,10 @@
  * up, it hands the invocation (argv, environment, working directory and
  * stdin) to the service, writes the service's answer and exits: the Go
  * runtime and the packages' initialisation, most of a hook's cost, never
- * run. In every other case it returns having read nothing from stdin, and
- * the process goes on as if it were not there.
+ * run. It does the same, sending no stdin, for the commands zylos's own
+ * session start runs (ZM_COMMANDS). In every other case it returns having
+ * read nothing from stdin, and the process goes on as if it were not
+ * there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -158,13 +160,39 @@ static int served(const char *event) {
 	return 0;
 }
 
-/* home_of is the home directory a hook invocation is for, or NULL when
- * argv is not one the service answers. Any global flag other than
- * --zylos-dir leaves the invocation to the process. */
-static const char *home_of(int argc, char **argv, const char **event) {
+/* command_served tells whether the n words are one of ZM_COMMANDS. */
+static int command_served(int n, char **words) {
+	char line[64];
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		size_t w = strlen(words[i]);
+		if (len + w + 1 >= sizeof line)
+			return 0;
+		if (i > 0)
+			line[len++] = ' ';
+		memcpy(line + len, words[i], w);
+		len += w;
+	}
+	line[len] = '\0';
+	for (const char *s = ZM_COMMANDS; *s;) {
+		const char *end = strchr(s, '|');
+		size_t l = end ? (size_t)(end - s) : strlen(s);
+		if (l == len && strncmp(s, line, len) == 0)
+			return 1;
+		s += l + (end != NULL);
+	}
+	return 0;
+}
+
+/* home_of is the home directory an invocation is for, or NULL when argv
+ * is not one the service answers: a hook (*command 0, *event its entry
+ * point) or one of ZM_COMMANDS (*command 1, *event its first word). Any
+ * global flag other than --zylos-dir leaves the invocation to the
+ * process. */
+static const char *home_of(int argc, char **argv, const char **event, int *command) {
 	const char *dir = NULL;
 	int i = 1;
-	for (; i < argc && strcmp(argv[i], "hook") != 0; i++) {
+	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		if ((strcmp(a, "--zylos-dir") == 0 || strcmp(a, "-zylos-dir") == 0) && i + 1 < argc)
 			dir = argv[++i];
@@ -175,9 +203,18 @@ static const char *home_of(int argc, char **argv, const char **event) {
 		else
 			return NULL;
 	}
-	if (i + 1 >= argc || !served(argv[i + 1]))
+	if (i >= argc)
 		return NULL;
-	*event = argv[i + 1];
+	if (strcmp(argv[i], "hook") == 0) {
+		if (i + 1 >= argc || !served(argv[i + 1]))
+			return NULL;
+		*event = argv[i + 1];
+		*command = 0;
+	} else if (command_served(argc - i, argv + i)) {
+		*event = argv[i];
+		*command = 1;
+	} else
+		return NULL;
 	if (dir == NULL)
 		dir = getenv("ZYLOS_DIR");
 	return dir;
@@ -320,14 +357,17 @@ static int request(struct buf *b, int64_t started, int argc, char **argv, char *
 	return 0;
 }
 
-/* relay passes stdin to the service until its answer is complete or
- * deadline passes; 0 when ans holds the whole answer. */
-static int relay(int sock, struct buf *ans, int64_t deadline) {
+/* relay passes stdin (none without use_stdin) to the service until its
+ * answer is complete or deadline passes; 0 when ans holds the whole
+ * answer. */
+static int relay(int sock, struct buf *ans, int64_t deadline, int use_stdin) {
 	/* Static: a constructor may run on a small stack (ulimit -s), and
 	 * runs once, before any other thread. */
 	static char in[65536], chunk[65536];
 	size_t inlen = 0, inoff = 0;
-	int stdin_fd = 0;
+	int stdin_fd = use_stdin ? 0 : -1;
+	if (!use_stdin)
+		shutdown(sock, SHUT_WR);
 	for (;;) {
 		/* Stdin is read only once what was read of it is sent. */
 		int pending = inlen > inoff;
@@ -371,7 +411,8 @@ static int relay(int sock, struct buf *ans, int64_t deadline) {
  * must answer itself. */
 static int answer(int argc, char **argv, char **envp, int *code) {
 	const char *event = NULL;
-	const char *home = home_of(argc, argv, &event);
+	int command = 0;
+	const char *home = home_of(argc, argv, &event, &command);
 	if (event == NULL || !stdio_usable())
 		return 0;
 	int64_t started = now_ms();
@@ -386,15 +427,17 @@ static int answer(int argc, char **argv, char **envp, int *code) {
 	    recv_full(sock, reply, 1, deadline) != 0 || reply[0] != ZM_ACCEPT ||
 	    recv_full(sock, reply + 1, 4, deadline) != 0)
 		goto out;
-	/* From here on stdin is being read: this process answers, if only by
-	 * failing open. */
-	answered = 1;
+	/* From here on a hook's stdin is being read: this process answers, if
+	 * only by failing open. A command reads none: without a whole answer
+	 * the process runs it itself. */
+	answered = !command;
 	*code = 0;
-	uint32_t wait = get_u32(reply + 1), own = own_deadline_ms(argc, argv);
+	/* A command's deadline in the service is ZM_ACCEPT_WAIT_MS. */
+	uint32_t wait = get_u32(reply + 1), own = command ? ZM_ACCEPT_WAIT_MS : own_deadline_ms(argc, argv);
 	if (wait > own)
 		wait = own;
 	deadline = now_ms() + wait + ZM_ANSWER_GRACE_MS;
-	if (relay(sock, &ans, deadline) == 0 && ans.len >= 9 && ans.p[0] == ZM_ANSWER) {
+	if (relay(sock, &ans, deadline, !command) == 0 && ans.len >= 9 && ans.p[0] == ZM_ANSWER) {
 		uint32_t status = get_u32(ans.p + 1), outlen = get_u32(ans.p + 5);
 		if (ans.len >= 13 && outlen <= ans.len - 13) {
 			uint32_t errlen = get_u32(ans.p + 9 + outlen);
@@ -402,10 +445,13 @@ static int answer(int argc, char **argv, char **envp, int *code) {
 				write_all(1, ans.p + 9, outlen);
 				write_all(2, ans.p + 13 + outlen, errlen);
 				*code = (int)status;
+				answered = 1;
 				goto out;
 			}
 		}
 	}
+	if (command)
+		goto out;
 	char msg[256];
 	int n = snprintf(msg, sizeof msg,
 	                 "zylos-memory hook %s: no answer from the memory service in time (failing open)\n", event);

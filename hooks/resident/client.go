@@ -19,6 +19,7 @@ const (
 	decline       = C.ZM_DECLINE
 	answer        = C.ZM_ANSWER
 	maxRequest    = C.ZM_MAX_REQUEST
+	maxAnswer     = C.ZM_MAX_ANSWER
 	acceptWaitMS  = C.ZM_ACCEPT_WAIT_MS
 	maxDeadlineMS = C.ZM_MAX_DEADLINE_MS
 	// defaultDeadlineMS is the client's wait for a hook without --timeout:
@@ -28,6 +29,10 @@ const (
 
 // served are the hook subcommands the service answers.
 var served = strings.Fields(C.ZM_SERVED)
+
+// commands are the commands of zylos's own session start the service
+// answers too, as the words after the global flags.
+var commands = strings.Split(C.ZM_COMMANDS, "|")
 
 // sinceStarted is how long ago a client started waiting, by the clock
 // client.c stamps its requests with (CLOCK_MONOTONIC, shared by the

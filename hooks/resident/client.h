@@ -11,6 +11,12 @@
 /* The hook entry points the service answers, space separated. */
 #define ZM_SERVED "session-start user-prompt-submit stop pre-tool-use post-tool-use post-tool-use-failure"
 
+/* The commands of zylos's own session start that the service answers as
+ * well: the words after the global flags, whole, '|' between two. They
+ * read no stdin, so the client sends none; the service answers before it
+ * accepts, and a client without a whole answer runs the command itself. */
+#define ZM_COMMANDS "inject|session-start-inject|c4 session-init"
+
 /* The server's first byte: it answers (a 4-byte deadline in ms follows) or
  * declines (the hook answers in its own process). Then its answer: 'R',
  * the exit status, and stdout and stderr, each as a 4-byte length and the

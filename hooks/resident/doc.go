@@ -12,8 +12,9 @@
 // working directory, stdin) and writes back what the service answered,
 // and the process exits there.
 //
-// The service answers every hook entry point (ZM_SERVED in client.h)
-// exactly as the process would: it runs the same entry point (hooks.Run)
+// The service answers every hook entry point (ZM_SERVED in client.h), and
+// the commands zylos's own session start runs (ZM_COMMANDS: inject, c4
+// session-init; command.go), exactly as the process would: it runs the same entry point (hooks.Run)
 // with the invocation's home, clock, environment and working directory
 // (code below cmd/ reads no process global, see internal/lint), the
 // journal's git in the hook's environment, and its own binary (it never

@@ -16,12 +16,16 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 )
 
-// invocation is a hook as its process would have run it.
+// invocation is a hook, or one of the commands, as its process would
+// have run it.
 type invocation struct {
 	event    hooks.Event
+	command  string // one of commands (its canonical name), "" for a hook
 	deadline time.Duration
 	started  int64 // request.started
 	env      hooks.Env
+	// lookupEnv reads the environment the process was started with.
+	lookupEnv func(string) (string, bool)
 }
 
 // resolve is what the process of r would run, as cmd/zylos-memory
@@ -30,13 +34,20 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if r.identity != s.identity {
 		return invocation{}, errors.New("another build of zylos-memory")
 	}
-	dir, command, deadline, err := parseArgs(r.args[1:])
-	if err != nil {
-		return invocation{}, err
-	}
-	event, ok := hooks.EventByCommand(command)
-	if !ok || !slices.Contains(served, command) {
-		return invocation{}, fmt.Errorf("hook %q is not served", command)
+	var inv invocation
+	dir, command, ok := parseCommand(r.args[1:])
+	if ok {
+		// A command is answered before it is accepted, well within
+		// the client's wait for the accept.
+		inv.command, inv.deadline = command, acceptWaitMS*time.Millisecond
+	} else {
+		var err error
+		if dir, command, inv.deadline, err = parseArgs(r.args[1:]); err != nil {
+			return invocation{}, err
+		}
+		if inv.event, ok = hooks.EventByCommand(command); !ok || !slices.Contains(served, command) {
+			return invocation{}, fmt.Errorf("hook %q is not served", command)
+		}
 	}
 	if dir == "" {
 		if dir = tiers.ZylosDir(r.lookupEnv); dir == "" {
@@ -70,6 +81,12 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if err := s.layout.CheckConfined(); err != nil {
 		return invocation{}, err
 	}
+	// The layout of a home without memory files is the hook's setting.
+	layout := s.layout
+	layout.LayoutEnv, _ = r.lookupEnv(tiers.LayoutVar)
+	if _, err := layout.Setting(); err != nil {
+		return invocation{}, err
+	}
 	// The answer names the binary (in the commands it advises) and may
 	// start it (a background reindex): the service's own, never one a
 	// request names. A client of the same build by another path would
@@ -78,12 +95,9 @@ func (s *Server) resolve(r request) (invocation, error) {
 	if strings.TrimSuffix(r.exe, " (deleted)") != s.binary {
 		return invocation{}, fmt.Errorf("binary %s is not the service's %s", r.exe, s.binary)
 	}
-	return invocation{
-		event:    event,
-		deadline: deadline,
-		started:  r.started,
-		env:      hooks.Env{Layout: s.layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env},
-	}, nil
+	inv.started, inv.lookupEnv = r.started, r.lookupEnv
+	inv.env = hooks.Env{Layout: layout, Now: now, Binary: s.binary, Getenv: r.getenv, Cwd: workingDir(r), Environ: r.env}
+	return inv, nil
 }
 
 // umaskOf is the umask in a process's status file (/proc/PID/status),
@@ -159,6 +173,41 @@ func parseArgs(args []string) (dir, command string, deadline time.Duration, err 
 		return "", "", 0, errors.New("not a hook")
 	}
 	return dir, command, deadline, nil
+}
+
+// parseCommand reads `[--zylos-dir DIR] WORDS...` where the words are one
+// of commands, whole; command is its canonical name (an alias of inject
+// is inject).
+func parseCommand(args []string) (dir, command string, ok bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		name, value, hasValue := flagOf(args[i])
+		if name == "" {
+			break
+		}
+		if name != "zylos-dir" {
+			return "", "", false
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return "", "", false
+			}
+			i++
+			value = args[i]
+		}
+		if value == "" {
+			return "", "", false
+		}
+		dir = value
+	}
+	command = strings.Join(args[i:], " ")
+	if !slices.Contains(commands, command) {
+		return "", "", false
+	}
+	if command == "session-start-inject" {
+		command = "inject"
+	}
+	return dir, command, true
 }
 
 // flagOf splits "-name", "--name" or "--name=value"; name is "" when arg

@@ -128,3 +128,34 @@ func TestClientKnowsTheDefaultDeadline(t *testing.T) {
 		t.Fatalf("client.h says %v, hooks.DefaultDeadline is %v", got, hooks.DefaultDeadline)
 	}
 }
+
+// TestParseCommand: the commands of zylos's session start are served in
+// their plain form only, after no global flag but --zylos-dir.
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		args         []string
+		dir, command string
+		ok           bool
+	}{
+		{args: []string{"inject"}, command: "inject", ok: true},
+		{args: []string{"session-start-inject"}, command: "inject", ok: true},
+		{args: []string{"c4", "session-init"}, command: "c4 session-init", ok: true},
+		{args: []string{"--zylos-dir", "/z", "inject"}, dir: "/z", command: "inject", ok: true},
+		{args: []string{"-zylos-dir=/z", "c4", "session-init"}, dir: "/z", command: "c4 session-init", ok: true},
+		{args: []string{"--zylos-dir=", "inject"}},
+		{args: []string{"--zylos-dir"}},
+		{args: []string{"inject", "--format", "claude"}},
+		{args: []string{"c4", "session-init", "--threshold", "3"}},
+		{args: []string{"c4"}},
+		{args: []string{"--help", "inject"}},
+		{args: []string{"--", "inject"}},
+		{args: []string{"hook", "session-start"}},
+		{args: nil},
+	}
+	for _, tt := range tests {
+		dir, command, ok := parseCommand(tt.args)
+		if dir != tt.dir || command != tt.command || ok != tt.ok {
+			t.Errorf("%q: %q %q %v", tt.args, dir, command, ok)
+		}
+	}
+}

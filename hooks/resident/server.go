@@ -156,6 +156,10 @@ func (s *Server) handle(conn *net.UnixConn) {
 		conn.Write([]byte{decline})
 		return
 	}
+	if inv.command != "" {
+		s.answerCommand(conn, inv, release)
+		return
+	}
 	head := []byte{accept, 0, 0, 0, 0}
 	binary.BigEndian.PutUint32(head[1:], uint32(inv.deadline.Milliseconds()))
 	if _, err := conn.Write(head); err != nil {

@@ -74,10 +74,12 @@ type Home struct {
 	CorruptC4 bool
 }
 
-// Build makes the home in a temporary directory.
+// Build makes the home in a temporary directory. It is a v2 home even
+// without a core.md: its layout is set to v2 (tiers.LayoutVar), as a home
+// without memory files is otherwise taken for today's zylos (v0.7.1).
 func (h Home) Build(tb testing.TB) tiers.Layout {
 	tb.Helper()
-	l := tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos")}
+	l := tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos"), LayoutEnv: tiers.KindV2.Name}
 	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
 		tb.Fatal(err)
 	}

@@ -181,6 +181,11 @@ func (r Run) environ() []string {
 		"HOME":             home,
 		"TZ":               "UTC",
 		"ZYLOS_MEMORY_NOW": "2026-03-15T10:30:00Z",
+		// The homes tests build are v2 homes unless they hold v0.7 files
+		// (which win over it): a home without memory files is otherwise
+		// taken for today's zylos, v0.7.1. Env "ZYLOS_MEMORY_LAYOUT="
+		// runs on a home as the binary finds it.
+		"ZYLOS_MEMORY_LAYOUT": "v2",
 	}
 	if r.ZylosDir != "" {
 		env["ZYLOS_DIR"] = r.ZylosDir

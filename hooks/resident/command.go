@@ -1,0 +1,93 @@
+package resident
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+
+	"github.com/zylos/zylos-memory/hooks"
+	c4sync "github.com/zylos/zylos-memory/sync"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// answerCommand answers one of commands: it runs it first, and accepts
+// only with its whole answer at hand; anything it cannot answer exactly
+// as the process (an error, whose words are the process's to say, a C4
+// database the process would create) is declined, and the process runs
+// the command itself. A command reads no stdin.
+func (s *Server) answerCommand(conn *net.UnixConn, inv invocation, release func()) {
+	out, err := runCommand(inv.command, inv.env, inv.lookupEnv)
+	release()
+	if err == nil && len(out) > maxAnswer-16 {
+		err = fmt.Errorf("an answer of %d bytes", len(out))
+	}
+	if err != nil {
+		s.log.Debug("command left to its process", "command", inv.command, "err", err)
+		conn.Write([]byte{decline})
+		return
+	}
+	msg := []byte{accept, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(msg[1:], uint32(inv.deadline.Milliseconds()))
+	conn.Write(append(msg, answerBytes(0, out, nil)...))
+}
+
+// runCommand is the stdout of a command run by its process with env:
+// inject, or c4 session-init (their default forms, as zylos's session
+// start runs them).
+func runCommand(command string, env hooks.Env, lookupEnv func(string) (string, bool)) ([]byte, error) {
+	var out bytes.Buffer
+	switch command {
+	case "inject":
+		if err := tiers.WriteInject(&out, env.Layout, ""); err != nil {
+			return nil, err
+		}
+	case "c4 session-init":
+		text, err := sessionInit(env, lookupEnv)
+		if err != nil {
+			return nil, err
+		}
+		out.WriteString(text)
+	default:
+		return nil, fmt.Errorf("command %q is not served", command)
+	}
+	return out.Bytes(), nil
+}
+
+// sessionInit is what `c4 session-init` prints for a home whose C4
+// database exists (the process creates a missing one, and says so).
+func sessionInit(env hooks.Env, lookupEnv func(string) (string, bool)) (string, error) {
+	threshold, err := commandThreshold(lookupEnv)
+	if err != nil {
+		return "", err
+	}
+	db, err := c4sync.Open(env.Layout.C4DB())
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	kind := env.Layout.Kind()
+	if threshold < 0 {
+		threshold = kind.SyncThreshold
+	}
+	s, err := db.SessionInit(kind, threshold, filepath.Join(env.Layout.ClaudeDir(), "skills"))
+	return s.String(), err
+}
+
+// commandThreshold is the C4_SYNC_THRESHOLD a command reads (-1 when
+// unset): only a plain decimal count, the one form whose reading by the
+// process's flag parser is beyond doubt.
+func commandThreshold(lookupEnv func(string) (string, bool)) (int, error) {
+	v, ok := lookupEnv("C4_SYNC_THRESHOLD")
+	if !ok {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || strconv.Itoa(n) != v {
+		return 0, errors.New("C4_SYNC_THRESHOLD is not a plain count")
+	}
+	return n, nil
+}
