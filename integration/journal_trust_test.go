@@ -438,13 +438,20 @@ func TestJournalBusyRepositoryKeepsSessionsApart(t *testing.T) {
 		!strings.Contains(res.Stdout, "warn  journal blocked: commits have waited since ") {
 		t.Errorf("doctor while the branch is held:\n%s", res.Stdout)
 	}
+	// The user edits d.md while the change waits: the queued commit keeps
+	// sess-d's text, and the edit is an external edit of its own.
+	appendFile(t, filepath.Join(mem, "d.md"), "the user's line\n")
 	release()
 	write("sess-f", "f.md")
 	got := commitsOf(t, mem)
-	if got[0] != "Write: create f.md|sess-f|toolu_sess-f" || got[1] != "Write: create e.md|sess-e|toolu_sess-e" || got[2] != "Write: create d.md|sess-d|toolu_sess-d" {
+	if got[0] != "Write: create f.md|sess-f|toolu_sess-f" || got[1] != "external edit: update d.md||" ||
+		got[2] != "Write: create e.md|sess-e|toolu_sess-e" || got[3] != "Write: create d.md|sess-d|toolu_sess-d" {
 		t.Fatalf("with the branch held:\n%s", strings.Join(got, "\n"))
 	}
-	if res := r.Exec(t, "undo", "--session", "sess-d"); res.Code != 0 || !strings.Contains(res.Stdout, "delete d.md") || strings.Contains(res.Stdout, "e.md") {
+	if text := gitIn(t, mem, "show", "HEAD~3:d.md"); text != "by sess-d\n" {
+		t.Errorf("the queued change committed %q", text)
+	}
+	if res := r.Exec(t, "undo", "--session", "sess-e"); res.Code != 0 || !strings.Contains(res.Stdout, "delete e.md") || strings.Contains(res.Stdout, "d.md") {
 		t.Fatalf("undo of one queued session: %+v", res)
 	}
 	if res := r.Exec(t, "doctor"); strings.Contains(res.Stdout, "journal queue") || strings.Contains(res.Stdout, "journal blocked") {

@@ -335,6 +335,12 @@ func (j *Journal) commitInProcess(c Change, sel selection, old, cur stamp) (*Com
 	if err != nil {
 		return nil, err
 	}
+	return j.commitFiles(c, files, keep)
+}
+
+// commitFiles commits files as c on the journal's branch, then calls
+// keep to save the stamp of what it committed.
+func (j *Journal) commitFiles(c Change, files []worktreeFile, keep func()) (*Committed, error) {
 	ref, attached := j.branchRef()
 	parentRev := readRef(j.gitDir, ref)
 	parent := plumbing.NewHash(parentRev)
@@ -358,6 +364,10 @@ func (j *Journal) commitInProcess(c Change, sel selection, old, cur stamp) (*Com
 		return nil, err
 	}
 	if attached {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.path
+		}
 		if _, err := os.Lstat(filepath.Join(j.gitDir, indexStaleFile)); err == nil {
 			j.staleIndex(paths) // behind already: repaired as a whole
 		} else if err := e.syncIndex(files); err != nil {

@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
@@ -33,13 +37,33 @@ type queued struct {
 	Paths  []string  `json:"paths"`
 	At     time.Time `json:"at"`
 	Why    string    `json:"why"`
+	// Blobs are the paths' contents when the change was made, as "MODE
+	// HASH" ("" for a file gone); each blob is written to the repository
+	// when it can be, so that a later change of the file is not taken
+	// for this one.
+	Blobs map[string]string `json:"blobs,omitempty"`
 }
 
-// enqueue keeps c waiting, with its paths. One line appended with
-// O_APPEND: writers that race each other each keep their line, with or
-// without the journal lock.
+// enqueue keeps c waiting, with its paths and their contents. One line
+// appended with O_APPEND: writers that race each other each keep their
+// line, with or without the journal lock.
 func (j *Journal) enqueue(c Change, paths []string, why error) error {
-	line, err := json.Marshal(queued{Change: c, Paths: paths, At: j.now(), Why: why.Error()})
+	q := queued{Change: c, Paths: paths, At: j.now(), Why: why.Error(), Blobs: map[string]string{}}
+	if files, err := readWorktree(j.dir, paths); err == nil {
+		e := openEngine(j.gitDir)
+		for _, f := range files {
+			if f.gone {
+				q.Blobs[f.path] = ""
+				continue
+			}
+			h, err := e.writeBlob(f.data) // fails on a full disk: the hash still tells
+			if err != nil {
+				h = plumbing.ComputeHash(plumbing.BlobObject, f.data)
+			}
+			q.Blobs[f.path] = fmt.Sprintf("%o %s", uint32(f.mode), h)
+		}
+	}
+	line, err := json.Marshal(q)
 	if err != nil {
 		return err
 	}
@@ -92,7 +116,7 @@ func (j *Journal) drain(old, cur stamp) (stamp, error) {
 			return old, err
 		}
 		for i, q := range waiting {
-			if _, err := j.commitInProcess(q.Change, selection{only: q.Paths}, old, cur); err != nil {
+			if err := j.commitQueued(q, old, cur); err != nil {
 				j.requeue(waiting[i:])
 				return old, err
 			}
@@ -100,6 +124,46 @@ func (j *Journal) drain(old, cur stamp) (stamp, error) {
 		}
 		os.Remove(draining)
 	}
+}
+
+// commitQueued commits a waiting change: each path with the content it
+// had when the change was made, where that blob is kept, else as it is
+// now. A path whose file has changed since stays pending for the next
+// commit.
+func (j *Journal) commitQueued(q queued, old, cur stamp) error {
+	files, err := readWorktree(j.dir, q.Paths)
+	if err != nil {
+		return err
+	}
+	e := openEngine(j.gitDir)
+	moved := map[string]bool{}
+	for i, f := range files {
+		kept, ok := q.Blobs[f.path]
+		if !ok {
+			continue
+		}
+		if kept == "" {
+			if !f.gone {
+				files[i], moved[f.path] = worktreeFile{path: f.path, gone: true}, true
+			}
+			continue
+		}
+		var mode uint32
+		var hash string
+		if _, err := fmt.Sscanf(kept, "%o %s", &mode, &hash); err != nil {
+			continue
+		}
+		h := plumbing.NewHash(hash)
+		if !f.gone && plumbing.ComputeHash(plumbing.BlobObject, f.data) == h {
+			continue
+		}
+		if data := e.blob(h); data != nil {
+			files[i], moved[f.path] = worktreeFile{path: f.path, data: data, mode: filemode.FileMode(mode)}, true
+		}
+	}
+	sel := selection{only: slices.DeleteFunc(slices.Clone(q.Paths), func(p string) bool { return moved[p] })}
+	_, err = j.commitFiles(q.Change, files, func() { j.saveStamp(sel.merge(old, cur)) })
+	return err
 }
 
 // requeue puts back, in front of what was queued meanwhile, the changes
