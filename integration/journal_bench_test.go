@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -100,8 +101,26 @@ func benchHome(b *testing.B, commits int) (string, testutil.Run) {
 		// What the memory service keeps up: the commit-graph with
 		// changed-path filters, which git log reads for one file's history.
 		gitIn(b, filepath.Join(zylos, "memory"), "commit-graph", "write", "--reachable", "--changed-paths")
+		buildPathIndex(b, zylos)
 	}
 	return zylos, r
+}
+
+// buildPathIndex has the memory service build the journal's path index,
+// as it does at its first poll, and stops it.
+func buildPathIndex(tb testing.TB, zylos string) {
+	tb.Helper()
+	d := startService(tb, zylos)
+	tip := filepath.Join(zylos, "memory", ".git", "zylos-journal-paths-tip")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(tip); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("the service built no path index:\n%s", d.logText())
+		}
+	}
+	d.stop(tb, syscall.SIGTERM)
 }
 
 // timed runs the binary (or another program) once and answers its wall
@@ -176,16 +195,21 @@ func BenchmarkJournalHook(b *testing.B) {
 
 // BenchmarkJournalHistory times `history` of core.md over a journal of
 // 100,000 commits (about 9,500 of them touch core.md): as typed (the
-// newest 50), the newest 20, and all of them.
+// newest 50), the newest 20, and all of them; and (once-long-ago) the
+// history of preferences.md, which only the first commit touched.
 func BenchmarkJournalHistory(b *testing.B) {
 	_, r := benchHome(b, 100000)
 	for _, c := range []struct {
 		name string
 		args []string
-	}{{"default", nil}, {"limit-20", []string{"--limit", "20"}}, {"all", []string{"--limit", "0"}}} {
+	}{{"default", nil}, {"limit-20", []string{"--limit", "20"}}, {"all", []string{"--limit", "0"}}, {"once-long-ago", nil}} {
 		b.Run(c.name, func(b *testing.B) {
 			args := append([]string{"history"}, c.args...)
-			args = append(args, "memory/core.md")
+			if c.name == "once-long-ago" {
+				args = append(args, "memory/reference/preferences.md")
+			} else {
+				args = append(args, "memory/core.md")
+			}
 			for b.Loop() {
 				if res := r.Exec(b, args...); res.Code != 0 || res.Stdout == "" {
 					b.Fatalf("history: %+v", res)

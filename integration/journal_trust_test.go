@@ -478,3 +478,28 @@ func TestJournalRestoreRefusesSymlinkOut(t *testing.T) {
 		t.Error("restore wrote outside memory/")
 	}
 }
+
+// history of a file is the same whether the path index answers (the
+// service built it), partly (changes made after it), or git walks (no
+// index): the changes that touched the file, newest first.
+func TestJournalHistoryByPathIndex(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	notes := filepath.Join(mem, "notes.md")
+	writeThroughHook(t, r, "sess-1", notes, "one\n")
+	writeThroughHook(t, r, "sess-2", filepath.Join(mem, "other.md"), "x\n")
+	walked := r.Exec(t, "history", "memory/notes.md")
+	buildPathIndex(t, zylos)
+	if got := r.Exec(t, "history", "memory/notes.md"); got != walked {
+		t.Errorf("by the index:\n%s\nwalked:\n%s", got.Stdout, walked.Stdout)
+	}
+	writeThroughHook(t, r, "sess-3", notes, "one\ntwo\n") // appended to the index
+	gitIn(t, mem, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "--allow-empty", "-m", "by hand")
+	appendFile(t, notes, "three\n")
+	gitIn(t, mem, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "-am", "by hand, notes") // after the index's tip
+	got := r.Exec(t, "history", "memory/notes.md")
+	if lines := strings.Split(strings.TrimSpace(revs(got.Stdout)), "\n"); len(lines) != 3 ||
+		!strings.Contains(lines[0], "by hand, notes") || !strings.Contains(lines[1], "sess-3") || !strings.Contains(lines[2], "sess-1") {
+		t.Errorf("history with changes after the index:\n%s%s", got.Stdout, got.Stderr)
+	}
+}

@@ -235,6 +235,7 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*C
 		res, err := j.commitInProcess(c, sel, old, cur)
 		if err == nil && res != nil && !hurried {
 			j.gcAuto(ctx)
+			j.catchUp(ctx, false)
 		}
 		return res, err
 	}
@@ -363,6 +364,7 @@ func (j *Journal) commitFiles(c Change, files []worktreeFile, keep func()) (*Com
 	if err := e.updateRef(ref, parent, rev, "commit: "+subject, when); err != nil {
 		return nil, err
 	}
+	j.indexCommit(parentRev, rev.String(), st.files)
 	if attached {
 		paths := make([]string, len(files))
 		for i, f := range files {

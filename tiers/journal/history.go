@@ -130,15 +130,23 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 	if greps > 1 { // both trailers, not either
 		args = append(args, "--all-match")
 	}
-	args = append(args, "--end-of-options", from)
-	if q.After != "" {
-		args = append(args, "^"+q.After)
+	var stdin []byte
+	if revs, ok := j.pathRevs(ctx, q); ok {
+		// The changes of the file, from the path index: git shows them
+		// without walking the journal.
+		stdin = []byte(strings.Join(revs, "\n") + "\n")
+		args = append(args, "--no-walk=unsorted", "--stdin")
+	} else {
+		args = append(args, "--end-of-options", from)
+		if q.After != "" {
+			args = append(args, "^"+q.After)
+		}
 	}
 	args = append(args, "--")
 	if q.Path != "" {
 		args = append(args, ":(literal)"+q.Path)
 	}
-	out, err := j.gitWith(ctx, env, nil, args...)
+	out, err := j.gitWith(ctx, env, stdin, args...)
 	if err != nil {
 		if q.Rev != "" {
 			return nil, fmt.Errorf("%q is not a revision of the memory journal (see `history`)", q.Rev)
@@ -146,6 +154,24 @@ func (j *Journal) History(ctx context.Context, q Query) ([]Entry, error) {
 		return nil, err
 	}
 	return parseLog(out), nil
+}
+
+// pathRevs are the changes of q's file by the path index, newest first,
+// when q asks for one file's history on the branch and the index knows
+// the file; ok is false otherwise.
+func (j *Journal) pathRevs(ctx context.Context, q Query) (revs []string, ok bool) {
+	if q.Path == "" || q.Rev != "" || q.After != "" {
+		return nil, false
+	}
+	max := 0
+	if q.Session == "" && q.Source == "" && q.Undone == "" && q.Since == "" && q.Until == "" {
+		max = q.Limit // git reads every commit it is given: only those shown
+	}
+	revs, ok = j.revsOf(ctx, q.Path, max)
+	if !ok || len(revs) == 0 {
+		return nil, false // a directory, or a file the index never saw: git walks
+	}
+	return revs, true
 }
 
 func parseLog(out string) []Entry {

@@ -94,4 +94,12 @@ func (j *Journal) writeGraph(ctx context.Context, log *slog.Logger) {
 	if _, err := j.git(ctx, nil, "commit-graph", "write", "--reachable", "--changed-paths"); err != nil && log != nil {
 		log.Warn("journal: commit-graph not written", "err", err)
 	}
+	release, err := j.lock(j.LockWait)
+	if err != nil {
+		return
+	}
+	defer release()
+	if err := j.catchUp(ctx, true); err != nil && log != nil {
+		log.Warn("journal: path index not brought up to date", "err", err)
+	}
 }
