@@ -113,10 +113,14 @@ func journaled(ev Event, h Handler) Handler {
 		opened := j.HasIntent(in.ToolUseID)
 		var mark journal.Mark
 		var jerr error
-		if inMemory {
-			if !opened && in.ToolName != "Bash" {
-				jerr = commitBefore(ctx, j, rel)
-			}
+		if inMemory && !opened && in.ToolName != "Bash" {
+			jerr = commitBefore(ctx, j, rel)
+		}
+		// Only an edit of a reference file or a record makes the hook
+		// write files of its own (the records ingested, a record moved
+		// aside): what it writes belongs to the call.
+		writesOwn := strings.HasPrefix(rel, "reference/") || strings.HasPrefix(rel, "records/")
+		if writesOwn {
 			mark = j.Mark()
 		}
 		ans, err := h(ctx, env, in)
@@ -131,7 +135,11 @@ func journaled(ev Event, h Handler) Handler {
 			// The tool wrote outside memory: only what others changed.
 			_, cerr = j.CommitOutside(ctx)
 		case opened:
-			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, j.ChangedSince(mark))
+			var also []string
+			if writesOwn {
+				also = j.ChangedSince(mark)
+			}
+			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, also)
 		default:
 			// No window was opened (no tool_use_id, or a PreToolUse that
 			// did not run): a file tool's file is its own, and what else

@@ -133,6 +133,12 @@ func (s selection) takes(path string) bool {
 }
 
 func (j *Journal) commitSelected(ctx context.Context, c Change, sel selection) (res *Committed, err error) {
+	return j.commitSeen(ctx, c, sel, nil)
+}
+
+// commitSeen is commitSelected given the tree as a look just saw it (nil:
+// look now), so that one hook stamps the tree once.
+func (j *Journal) commitSeen(ctx context.Context, c Change, sel selection, cur stamp) (res *Committed, err error) {
 	if j.Off() {
 		return nil, nil
 	}
@@ -144,8 +150,15 @@ func (j *Journal) commitSelected(ctx context.Context, c Change, sel selection) (
 		// that is no edit of the memory. doctor tells it.
 		return nil, nil
 	}
-	if sel.only != nil || len(sel.except) > 0 || !j.unchanged() || j.waiting().Count > 0 {
-		res, err = j.commitLocked(ctx, c, sel)
+	todo := sel.only != nil || len(sel.except) > 0 || cur != nil
+	if !todo {
+		var paths []string
+		var all bool
+		paths, all, cur = j.changedNow()
+		todo = all || len(paths) > 0 || j.waiting().Count > 0
+	}
+	if todo {
+		res, err = j.commitLocked(ctx, c, sel, cur)
 	}
 	if err != nil && c.Source != FromExternal {
 		// An external edit waits in the tree as it is; anyone else's
@@ -179,32 +192,29 @@ func (j *Journal) pendingOf(sel selection) []string {
 	return out
 }
 
-// unchanged reports, without git, that the tree is as last committed.
-func (j *Journal) unchanged() bool {
-	old, ok := j.loadStamp()
-	if !ok {
-		return false
-	}
-	cur, err := walk(j.dir)
-	return err == nil && len(changed(old, cur)) == 0
-}
-
 // ChangedPaths lists the paths (relative to memory/) that changed since
 // the last commit, by their stamp; all is true when there is no stamp to
 // tell (every path may have changed).
 func (j *Journal) ChangedPaths() (paths []string, all bool) {
-	old, ok := j.loadStamp()
-	if !ok {
-		return nil, true
-	}
-	cur, err := walk(j.dir)
-	if err != nil {
-		return nil, true
-	}
-	return changed(old, cur), false
+	paths, all, _ = j.changedNow()
+	return paths, all
 }
 
-func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*Committed, error) {
+// changedNow is ChangedPaths and the tree as it saw it (nil when it could
+// not walk it).
+func (j *Journal) changedNow() (paths []string, all bool, cur stamp) {
+	cur, err := walk(j.dir)
+	if err != nil {
+		return nil, true, nil
+	}
+	old, ok := j.loadStamp()
+	if !ok {
+		return nil, true, cur
+	}
+	return changed(old, cur), false, cur
+}
+
+func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection, cur stamp) (*Committed, error) {
 	wait := j.LockWait
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		wait = time.Until(dl)
@@ -223,7 +233,10 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection) (*C
 	_, hurried := ctx.Deadline()
 	j.repairIndex()
 	old, stamped := j.loadStamp()
-	cur, walkErr := walk(j.dir)
+	var walkErr error
+	if cur == nil {
+		cur, walkErr = walk(j.dir)
+	}
 	if hurried && walkErr == nil {
 		sel = sel.without(bigFiles(old, cur))
 	}

@@ -302,11 +302,11 @@ func (e *engine) blob(h plumbing.Hash) []byte {
 	return data
 }
 
+// writeBlob writes data as a loose blob. It does not look first whether
+// the blob is kept already: that would read the index of every pack of
+// the journal (tens of milliseconds on a long one), and a loose copy of a
+// packed object is only pruned by the next gc.
 func (e *engine) writeBlob(data []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(plumbing.BlobObject, data)
-	if e.st.HasEncodedObject(h) == nil {
-		return h, nil
-	}
 	obj := e.st.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	obj.SetSize(int64(len(data)))

@@ -128,13 +128,13 @@ func (j *Journal) CommitOutside(ctx context.Context) (*Committed, error) {
 	if j.Off() {
 		return nil, nil
 	}
-	paths, all := j.ChangedPaths()
-	if !all && len(paths) == 0 {
+	paths, all, cur := j.changedNow()
+	if !all && len(paths) == 0 && j.waiting().Count == 0 {
 		return nil, nil
 	}
 	open := j.intents()
 	if len(open) == 0 {
-		return j.Commit(ctx, Change{Source: FromExternal})
+		return j.commitSeen(ctx, Change{Source: FromExternal}, selection{}, cur)
 	}
 	if all {
 		return nil, nil // no stamp to tell the windows' changes from others': the windows' owners commit
@@ -143,7 +143,7 @@ func (j *Journal) CommitOutside(ctx context.Context) (*Committed, error) {
 	if shell {
 		return nil, nil // a shell running may have made any of them
 	}
-	return j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: claimed})
+	return j.commitSeen(ctx, Change{Source: FromExternal}, selection{except: claimed}, cur)
 }
 
 // HasIntent reports whether the tool call id has an open window.
@@ -196,24 +196,24 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		return nil, fmt.Errorf("%w (%v)", ErrNoIntent, err)
 	}
 	c.ToolUse = in.ID
-	paths, all := j.ChangedPaths()
-	if !all && len(paths) == 0 {
+	paths, all, cur := j.changedNow()
+	if !all && len(paths) == 0 && j.waiting().Count == 0 {
 		return nil, nil
 	}
 	open := j.intents()
 	if in.Shell {
 		if all {
-			return j.Commit(ctx, c)
+			return j.commitSeen(ctx, c, selection{}, cur)
 		}
 		claimed, _ := claims(open, in.ID, paths)
-		return j.commitSelected(ctx, c, selection{except: claimed})
+		return j.commitSeen(ctx, c, selection{except: claimed}, cur)
 	}
 	if in.Path == "" {
 		return nil, nil
 	}
 	own := append([]string{in.Path}, also...)
 	if all {
-		return j.commitSelected(ctx, c, selection{only: own})
+		return j.commitSeen(ctx, c, selection{only: own}, cur)
 	}
 	others := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return slices.Contains(own, p) })
 	var outsideErr error
@@ -221,14 +221,14 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		if claimed, shell := claims(open, in.ID, others); !shell {
 			// A failure here leaves the external edits in the tree; the
 			// call's own change is still committed, or queued, as its own.
-			_, outsideErr = j.commitSelected(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)})
+			_, outsideErr = j.commitSeen(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)}, cur)
 		}
 	}
 	own = slices.DeleteFunc(own, func(p string) bool { return !slices.Contains(paths, p) })
 	if len(own) == 0 {
 		return nil, outsideErr
 	}
-	res, err := j.commitSelected(ctx, c, selection{only: own})
+	res, err := j.commitSeen(ctx, c, selection{only: own}, cur)
 	if err == nil {
 		err = outsideErr
 	}

@@ -37,7 +37,7 @@ func (j *Journal) Snapshot(now time.Time) (string, error) {
 		return "", fmt.Errorf("%w: %v; no snapshot this time", ErrSnapshotSkipped, err)
 	}
 	c := Change{Source: FromScheduler, Command: "memory-git-snapshot-daily", Label: "memory", Summary: "daily snapshot " + now.Format("2006-01-02")}
-	res, err := j.commitLocked(ctx, c, selection{})
+	res, err := j.commitLocked(ctx, c, selection{}, nil)
 	j.report(err)
 	switch {
 	case errors.Is(err, ErrBusy):
