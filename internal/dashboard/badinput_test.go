@@ -29,7 +29,7 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 		}, "/search?q=kafka", "search index is missing or must be rebuilt", nil},
 		{"corrupt index on the calendar", func(t *testing.T, dir string) {
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
-		}, "/sessions?year=2026", "shading by size", []string{`href="/day?date=2026-03-14"`}},
+		}, "/sessions?year=2026", "shading by size", []string{`href="day?date=2026-03-14"`}},
 		{"missing c4.db", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "comm-bridge/c4.db")) },
 			"/", "c4 database not found", []string{"memory-sync-periodic", "DECISION", "edit decisions.md"}},
 		{"corrupt c4.db", func(t *testing.T, dir string) {

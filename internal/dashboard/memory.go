@@ -102,7 +102,7 @@ func (d *referenceData) paginate(total, page int, base url.Values) {
 	d.Total, d.Page, d.Pages = total, page, (total+pageSize-1)/pageSize
 	link := func(n int) string {
 		base.Set("page", strconv.Itoa(n))
-		return "/reference?" + base.Encode()
+		return "reference?" + base.Encode()
 	}
 	if page > 1 {
 		d.Prev = link(page - 1)

@@ -74,14 +74,14 @@ func TestRestoreAReferenceFileFromTheDashboardRecordsFollow(t *testing.T) {
 	}
 
 	change := srv.get(t, "/change?rev="+walrus)
-	mustContain(t, change, `/restore?rev=`+walrus+`&amp;file=reference%2fdecisions.md`)
+	mustContain(t, change, `"restore?rev=`+walrus+`&amp;file=reference%2fdecisions.md`)
 	before := snapshot(t, l.ZylosDir)
 	confirm := srv.get(t, "/restore?rev="+walrus+"&file=reference/decisions.md")
 	if confirm.code != http.StatusOK {
 		t.Fatalf("confirmation: %d\n%s", confirm.code, confirm.body)
 	}
 	mustContain(t, confirm, "memory/reference/decisions.md", walrus[:10], "-- **Decision:** narwhal", "&#43;- **Decision:** walrus",
-		`<form method="post" action="/restore">`, `name="rev" value="`+walrus+`"`, `name="file" value="reference/decisions.md"`)
+		`<form method="post" action="restore">`, `name="rev" value="`+walrus+`"`, `name="file" value="reference/decisions.md"`)
 	sameTree(t, l.ZylosDir, before)
 
 	noToken := srv.do(t, http.MethodPost, "/restore", true, url.Values{"rev": {walrus}, "file": {"reference/decisions.md"}}, nil)
@@ -121,13 +121,13 @@ func TestUndoASessionFromTheDashboard(t *testing.T) {
 	if _, err := j.Commit(context.Background(), journal.Change{Source: journal.FromHook, Tool: "Write", Session: "s-otter"}); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, srv.get(t, "/timeline?session=s-otter"), `href="/undo?session=s-otter"`)
+	mustContain(t, srv.get(t, "/timeline?session=s-otter"), `href="undo?session=s-otter"`)
 	before := snapshot(t, l.ZylosDir)
 	confirm := srv.get(t, "/undo?session=s-otter")
 	if confirm.code != http.StatusOK {
 		t.Fatalf("confirmation: %d\n%s", confirm.code, confirm.body)
 	}
-	mustContain(t, confirm, "core.md", `<form method="post" action="/undo">`, `name="session" value="s-otter"`, "Undo the 1 changes of session s-otter")
+	mustContain(t, confirm, "core.md", `<form method="post" action="undo">`, `name="session" value="s-otter"`, "Undo the 1 changes of session s-otter")
 	sameTree(t, l.ZylosDir, before)
 	if a := srv.do(t, http.MethodPost, "/undo", true, url.Values{"session": {"s-otter"}}, nil); a.code != http.StatusForbidden {
 		t.Errorf("a POST without the CSRF token: %d", a.code)
@@ -194,10 +194,10 @@ func TestTheFirstChangeOffersItsFilesToRestore(t *testing.T) {
 	srv := serve(t, l, nil)
 	first := gitOut(t, l, "rev-list", "--max-parents=0", "HEAD")
 	page := srv.get(t, "/change?rev="+first)
-	mustContain(t, page, `/restore?rev=`+first+`&amp;file=core.md`, "&#43;# Core")
+	mustContain(t, page, `"restore?rev=`+first+`&amp;file=core.md`, "&#43;# Core")
 	// The first change lists its first files only; a file's timeline
 	// offers every change of it.
-	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `/restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
+	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `"restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
 	confirm := srv.get(t, "/restore?rev="+first+"&file=reference/decisions.md")
 	mustContain(t, confirm, "-### [2026-03-15] Pick the walrus queue", `name="rev" value="`+first+`"`)
 }

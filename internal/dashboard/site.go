@@ -249,7 +249,7 @@ func (h *healthCache) refresh() {
 func (s *site) refreshHealth(w http.ResponseWriter, r *http.Request) {
 	//processglobal: the age of cached checks, on the wall clock
 	s.health.get(time.Now(), 0)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, s.guard.prefix+"/", http.StatusSeeOther)
 }
 
 // templates are the pages; csrf is the token every form posts.
