@@ -101,3 +101,22 @@ func TestReadersNeverBuildTheIndex(t *testing.T) {
 		t.Error("a page built the search index")
 	}
 }
+
+// TestCoreIsNotReadThroughASymlinkOut: a core.md linked to a file outside
+// memory/ is refused on /core, as every other reader of it refuses it.
+func TestCoreIsNotReadThroughASymlinkOut(t *testing.T) {
+	l := testHome(t, false)
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	testutil.WriteFile(t, secret, "root:x:0:0:the secret outside the home\n")
+	if err := os.Remove(l.CoreFile()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, l.CoreFile()); err != nil {
+		t.Fatal(err)
+	}
+	a := serve(t, l, nil).get(t, "/core")
+	if strings.Contains(a.body, "the secret outside the home") {
+		t.Fatalf("/core shows a file outside the home:\n%s", clip(a.body, 4000))
+	}
+	mustContain(t, a, "leads outside memory/")
+}

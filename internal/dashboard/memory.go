@@ -31,7 +31,17 @@ type shownFile struct {
 
 func showFile(l tiers.Layout, rel string) shownFile {
 	f := shownFile{Rel: rel}
-	data, cut, err := readShown(filepath.Join(l.ZylosDir, filepath.FromSlash(rel)))
+	abs, err := memPath(l, rel)
+	var he *httpError
+	if errors.As(err, &he) && he.code == http.StatusNotFound {
+		f.Err = "missing"
+		return f
+	}
+	if err != nil {
+		f.Err = err.Error()
+		return f
+	}
+	data, cut, err := readShown(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		f.Err = "missing"
