@@ -102,6 +102,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			refuse(w, http.StatusUnauthorized, "This dashboard needs its token. Run `zylos-memory ui` for its address.")
 			return
 		}
+		proveConn(r)
 		if rest == "" {
 			// The secret path without its slash: the pages' relative links
 			// need it.

@@ -18,6 +18,7 @@ import (
 type Server struct {
 	o     Options
 	ln    net.Listener
+	conns *capListener
 	http  *http.Server
 	addr  string
 	token string
@@ -39,17 +40,20 @@ func Listen(spec string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, ln: ln, addr: ln.Addr().String(), token: token, Loopback: isLoopback(ln.Addr())}
+	capped := newCapListener(ln, maxConns, maxConnsPerPeer)
+	s := &Server{o: o, ln: capped, conns: capped, addr: ln.Addr().String(), token: token, Loopback: isLoopback(ln.Addr())}
 	if !s.Loopback {
 		o.Warnings = append(o.Warnings, fmt.Sprintf("The dashboard listens on %s, which is not the loopback interface: anyone who can reach it and has the token can read this memory.", s.addr))
 	}
 	s.http = &http.Server{
-		Handler:           NewHandler(o, token, s.addr),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: NewHandler(o, token, s.addr),
+		// A connection that says nothing, or idles, gives its place back soon.
+		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       30 * time.Second,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       withConn,
 	}
 	if err := atomicfile.WriteFile(AddrPath(o.Layout), []byte(s.addr+"\n"), 0o600); err != nil {
 		ln.Close()
