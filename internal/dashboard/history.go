@@ -52,7 +52,7 @@ func (s *site) timeline(r *http.Request) (page, error) {
 // does for the files that exist.
 func journalPath(rel string) error {
 	switch {
-	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsAny(rel, "\x00\\"),
+	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsRune(rel, 0),
 		path.IsAbs(rel), path.Clean(rel) != rel, rel == "..", strings.HasPrefix(rel, "../"),
 		strings.HasPrefix(rel, ".") || strings.Contains(rel, "/."):
 		return badRequest(fmt.Sprintf("File %q refused: want a path below memory/, such as reference/decisions.md.", clip(rel, 200)))

@@ -2,11 +2,13 @@ package dashboard
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -200,4 +202,38 @@ func TestTheFirstChangeOffersItsFilesToRestore(t *testing.T) {
 	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `"restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
 	confirm := srv.get(t, "/restore?rev="+first+"&file=reference/decisions.md")
 	mustContain(t, confirm, "-### [2026-03-15] Pick the walrus queue", `name="rev" value="`+first+`"`)
+}
+
+// TestLinksOfOddFileNamesWork: a file whose name git lists in C quotes (a
+// quote, a backslash) has working history and restore links.
+func TestLinksOfOddFileNamesWork(t *testing.T) {
+	l := testHome(t, true)
+	srv := serve(t, l, nil)
+	for _, name := range []string{`say "hi".md`, `back\slash.md`} {
+		file := filepath.Join(l.ReferenceDir(), name)
+		testutil.WriteFile(t, file, "# first\n")
+		git(t, l, "add", "-A")
+		git(t, l, "commit", "-q", "-m", "add "+name+"\n\nZylos-Source: tool\nZylos-Session: s-odd")
+		rev := gitOut(t, l, "rev-parse", "HEAD")
+		testutil.WriteFile(t, file, "# second\n")
+		git(t, l, "commit", "-q", "-am", "edit "+name+"\n\nZylos-Source: tool\nZylos-Session: s-odd")
+
+		// Follow the change page's links as a browser does.
+		change := srv.get(t, "/change?rev="+rev)
+		links := map[string]string{}
+		for _, m := range regexp.MustCompile(`href="((timeline|restore)\?[^"]+)"`).FindAllStringSubmatch(change.body, -1) {
+			if u := html.UnescapeString(m[1]); strings.Contains(u, "file=") {
+				links[m[2]] = u
+			}
+		}
+		if len(links) != 2 {
+			t.Fatalf("%s: the change's file links: %q\n%s", name, links, clip(change.body, 3000))
+		}
+		if hist := srv.get(t, "/"+links["timeline"]); hist.code != http.StatusOK || !strings.Contains(hist.body, "edit "+html.EscapeString(name)) {
+			t.Errorf("%s: history %d\n%s", name, hist.code, clip(hist.body, 3000))
+		}
+		if confirm := srv.get(t, "/"+links["restore"]); confirm.code != http.StatusOK || !strings.Contains(confirm.body, "&#43;# first") {
+			t.Errorf("%s: restore confirmation %d\n%s", name, confirm.code, clip(confirm.body, 3000))
+		}
+	}
 }
