@@ -498,3 +498,100 @@ func TestMCPConversations(t *testing.T) {
 		t.Errorf("status:\n%s", status)
 	}
 }
+
+// TestMCPInvalidJSONRPCKeepsTheSession sends lines that are JSON but not
+// a JSON-RPC message the server can take, one at a time, each followed by
+// a ping: each is answered with an invalid-request error under its own id
+// (byte for byte) or under null, never under another id, and the session
+// goes on.
+func TestMCPInvalidJSONRPCKeepsTheSession(t *testing.T) {
+	zylos := mcpHome(t)
+	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
+	cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	r := bufio.NewReader(stdout)
+	// send writes line and a ping, and returns what came before the ping's answer.
+	n := 0
+	send := func(line string) []string {
+		t.Helper()
+		n++
+		ping := fmt.Sprintf(`"ping-%d"`, n)
+		io.WriteString(stdin, line+"\n"+`{"jsonrpc":"2.0","id":`+ping+`,"method":"ping"}`+"\n")
+		var before []string
+		for {
+			out, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("after %q the session ended: %v; stderr: %s", line, err, stderr.String())
+			}
+			if strings.Contains(out, `"id":`+ping+`,"result"`) {
+				return before
+			}
+			before = append(before, strings.TrimSpace(out))
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	invalid := map[string]string{ // the line: the id it must be answered under
+		`[]`:                       `null`,
+		`{}`:                       `null`,
+		`{"id":3,"method":"ping"}`: `3`,
+		`{"jsonrpc":"1.0","id":"v1","method":"ping"}`:                               `"v1"`,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`:                            `null`,
+		`{"jsonrpc":"2.0","id":[1],"method":"ping"}`:                                `null`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`:                               `null`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`:                               `null`,
+		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`:     `123456789012345678901234567890`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`:                   `9007199254740993`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`:                                `1.5`,
+		`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`:                                `1e3`,
+		`{"jsonrpc":"2.0","id":7,"method":5}`:                                       `7`,
+		`{"jsonrpc":"2.0","id":8,"ID":{"a":1},"method":"ping"}`:                     `8`,
+		`{"jsonrpc":"2.0","id":9}`:                                                  `9`,
+		`{"jsonrpc":"2.0","method":"ping","params":{},"id":"s","Method":"tools/x"}`: `"s"`,
+	}
+	for line, id := range invalid {
+		got := send(line)
+		if len(got) != 1 || !strings.Contains(got[0], `"id":`+id+`,"error":{"code":-32600,`) {
+			t.Errorf("%s: answered %q, want one -32600 error under id %s", line, got, id)
+		}
+	}
+	// A batch: one error for each request in it, under its id; nothing for a notification.
+	got := send(`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"ping"}]`)
+	var batch []struct {
+		ID    json.RawMessage
+		Error struct{ Code int }
+	}
+	if len(got) != 1 || json.Unmarshal([]byte(got[0]), &batch) != nil || len(batch) != 2 ||
+		string(batch[0].ID) != "5" || string(batch[1].ID) != `"b"` || batch[0].Error.Code != -32600 {
+		t.Errorf("a batch: answered %q", got)
+	}
+	// Ids the server carries exactly are answered as they came.
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`: `{"jsonrpc":"2.0","id":9007199254740992,"result":{}}`,
+		`{"jsonrpc":"2.0","id":-42,"method":"ping"}`:              `{"jsonrpc":"2.0","id":-42,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"1.5","method":"ping"}`:            `{"jsonrpc":"2.0","id":"1.5","result":{}}`,
+	} {
+		if got := send(line); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: answered %q, want %s", line, got, want)
+		}
+	}
+	// The session goes on: a tool call is answered (it may come after the ping's answer).
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":"status","method":"tools/call","params":{"name":"memory_status","arguments":{}}}`+"\n")
+	for {
+		out, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to a tool call after them: %v; stderr: %s", err, stderr.String())
+		}
+		if strings.Contains(out, `"id":"status","result"`) {
+			break
+		}
+	}
+}
