@@ -396,20 +396,27 @@ func TestMCPConcurrentCalls(t *testing.T) {
 	}
 }
 
-// TestMCPMalformedLines writes raw lines: what is not a JSON-RPC message
-// gets a parse error, and the session goes on.
-func TestMCPMalformedLines(t *testing.T) {
-	zylos := mcpHome(t)
+// rawMCP starts the server on a new home for a test that writes raw
+// lines: its stdin, its stdout, what it logs, and the wait for its end.
+func rawMCP(t *testing.T) (io.WriteCloser, io.Reader, *strings.Builder, func() error) {
+	t.Helper()
 	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
-	cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
+	cmd.Env = testutil.Run{ZylosDir: mcpHome(t)}.Environ()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Wait()
+	return stdin, stdout, stderr, cmd.Wait
+}
+
+// TestMCPMalformedLines writes raw lines: what is not a JSON-RPC message
+// gets a parse error, and the session goes on.
+func TestMCPMalformedLines(t *testing.T) {
+	stdin, stdout, stderr, wait := rawMCP(t)
+	defer wait()
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -505,17 +512,8 @@ func TestMCPConversations(t *testing.T) {
 // (byte for byte) or under null, never under another id, and the session
 // goes on.
 func TestMCPInvalidJSONRPCKeepsTheSession(t *testing.T) {
-	zylos := mcpHome(t)
-	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
-	cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
+	stdin, stdout, stderr, wait := rawMCP(t)
+	defer wait()
 	defer stdin.Close()
 	r := bufio.NewReader(stdout)
 	// send writes line and a ping, and returns what came before the ping's answer.
