@@ -593,3 +593,52 @@ func TestMCPInvalidJSONRPCKeepsTheSession(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPSaveTitlesInAnyScript: a title with no ASCII letter gets an id,
+// and two titles that share only their ASCII words get two.
+func TestMCPSaveTitlesInAnyScript(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	titles := []string{"数据库选择", "Выбор базы данных", "🚀🚀", "使用SQLite存储", "使用SQLite检索", "Café au lait"}
+	ids := map[string]string{}
+	for _, title := range titles {
+		saved := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": title, "content": map[string]any{"body": "about " + title}})
+		m := regexp.MustCompile(`"id": "([^"]+)"`).FindStringSubmatch(saved)
+		if !strings.Contains(saved, `"status": "created"`) || m == nil {
+			t.Errorf("%s: %s", title, saved)
+			continue
+		}
+		if other, dup := ids[m[1]]; dup {
+			t.Errorf("%s and %s share the id %s", title, other, m[1])
+		}
+		ids[m[1]] = title
+		if got := mustCall(t, s, "memory_read", map[string]any{"ref": m[1]}); !strings.Contains(got, "about "+title) {
+			t.Errorf("read %s (%s): %s", m[1], title, got)
+		}
+	}
+	if ids["cafe-au-lait"] != "Café au lait" {
+		t.Errorf("a title of accented Latin letters keeps the plugin's slug: %v", ids)
+	}
+}
+
+// TestMCPReadsWhatItSaves: a record as large as a save may store is read
+// whole, with the hash an update needs.
+func TestMCPReadsWhatItSaves(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	body := strings.Repeat("a long note line about the storage engine.\n", 20000) // ~860 KB
+	saved := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A long note", "content": map[string]any{"body": body}})
+	if !strings.Contains(saved, `"status": "created"`) {
+		t.Fatalf("save: %.300s", saved)
+	}
+	read := mustCall(t, s, "memory_read", map[string]any{"ref": "a-long-note"})
+	hash := regexp.MustCompile(`hash: ([0-9a-f]{32})`).FindStringSubmatch(read)
+	if hash == nil {
+		t.Fatalf("read answered no hash: %.500s", read)
+	}
+	got := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A long note", "target": "a-long-note", "hash": hash[1],
+		"content": map[string]any{"body": "now short"}})
+	if !strings.Contains(got, `"status": "updated"`) {
+		t.Errorf("update with the hash read: %.300s", got)
+	}
+}
