@@ -54,6 +54,11 @@ type site struct {
 // NewHandler is the dashboard of o for a server bound to addrs (host:port),
 // with token as its secret. Listen uses it; tests serve it with httptest.
 func NewHandler(o Options, token string, addrs ...string) http.Handler {
+	s := newSite(o, token, addrs...)
+	return s.guard.wrap(s.mux)
+}
+
+func newSite(o Options, token string, addrs ...string) *site {
 	if o.Now == nil {
 		//processglobal: the default clock of a dashboard given none
 		o.Now = time.Now
@@ -66,7 +71,7 @@ func NewHandler(o Options, token string, addrs ...string) http.Handler {
 	s.health.run = o.Health
 	s.mux = http.NewServeMux()
 	s.routes()
-	return s.guard.wrap(s.mux)
+	return s
 }
 
 func (s *site) routes() {
