@@ -183,3 +183,39 @@ func BenchmarkHookPromptDashboardBusy(b *testing.B) {
 	b.ReportMetric(float64(loaded)/float64(idle), "ratio")
 	b.ReportMetric(float64(pages.Load())/float64(b.N), "pages/op")
 }
+
+// TestTheServiceKeepsTheSearchIndex: on a fresh home, the dashboard's
+// search (which never builds the index) works once the service runs, and
+// finds a line written after it started.
+func TestTheServiceKeepsTheSearchIndex(t *testing.T) {
+	zylos := hookHome(t, 5)
+	if _, err := os.Stat(filepath.Join(zylos, "memory", ".state", "search.db")); err == nil {
+		t.Fatal("the fresh home already has a search index")
+	}
+	startDaemon(t, zylos)
+	b := browser(t)
+	search := func(q string) string {
+		code, body := fetch(t, b, strings.Replace(dashboardURL(t, zylos), "/?token=", "/search?q="+q+"&token=", 1))
+		if code != http.StatusOK {
+			t.Fatalf("search %s: %d\n%s", q, code, body)
+		}
+		return body
+	}
+	waitFor := func(q, want string) {
+		t.Helper()
+		var body string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			if body = search(q); strings.Contains(body, want) {
+				return
+			}
+		}
+		t.Fatalf("search %s never showed %q:\n%s", q, want, body)
+	}
+	waitFor("SQLite", "memory/reference/decisions.md:3")
+	log := filepath.Join(zylos, "memory", "sessions", "current.md")
+	data, _ := os.ReadFile(log)
+	if err := os.WriteFile(log, append(data, "\n**12:00** - the pangolin migration started\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("pangolin", "the pangolin migration started")
+}

@@ -78,10 +78,17 @@ func runScheduler(c *cli.Context) error {
 		defer close(watched)
 		journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
 	}()
+	// The search index is built at start and kept current.
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		scheduler.KeepSearchIndex(ctx, e.layout, log, scheduler.IndexPoll)
+	}()
 	err = d.Run(ctx)
 	// A git the watch started must not outlive the service.
 	stop()
 	<-watched
+	<-indexed
 	return err
 }
 
