@@ -21,10 +21,12 @@ const cookieName = "zylos_dashboard"
 // long one is refused before any work is done for it.
 const maxQuery = 4096
 
-// contentPolicy lets a page load only the dashboard's own stylesheet and
-// the images drawn inline, run no script and post only to itself.
-const contentPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
-	"frame-ancestors 'none'; base-uri 'none'"
+// contentPolicy lets a page load only the dashboard's own stylesheet,
+// script (live.js, which listens for changes and fetches the page again)
+// and the images drawn inline, connect only to itself and post only to
+// itself.
+const contentPolicy = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // guard holds what every request is checked against.
 type guard struct {

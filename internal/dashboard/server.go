@@ -57,6 +57,7 @@ func Listen(spec string, o Options) (*Server, error) {
 		MaxHeaderBytes:    64 << 10,
 		ConnContext:       withConn,
 	}
+	s.http.RegisterOnShutdown(s.site.live.stop)
 	if err := atomicfile.WriteFile(AddrPath(o.Layout), []byte(s.addr+"\n"), 0o600); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("dashboard address: %w", err)
