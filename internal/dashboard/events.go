@@ -149,11 +149,16 @@ func (s *site) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.live.unsubscribe(ch)
-	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
+	if r.Method == http.MethodHead {
+		return
+	}
+	// The stream outlives the server's read and write timeouts.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 2000\n\n")
 	if rc.Flush() != nil {
