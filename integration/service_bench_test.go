@@ -82,7 +82,7 @@ func rssKB(tb testing.TB, pid int) int {
 // BenchmarkServiceMemoryFlat runs mixed work against the service (each op
 // a prompt hook; every tenth a Write committed by the PostToolUse hook;
 // every fifth a page of the dashboard) and reports its resident memory
-// after a warm-up of a tenth of the ops and at the end, and the growth:
+// after a warm-up of warmOps ops and at the end, and the growth:
 // a service that runs for months must not grow with its history
 // (-benchtime 10000x for the figure of docs/dashboard.md).
 func BenchmarkServiceMemoryFlat(b *testing.B) {
@@ -95,7 +95,7 @@ func BenchmarkServiceMemoryFlat(b *testing.B) {
 	note := filepath.Join(zylos, "memory", "reference", "bench-notes.md")
 	prompt := testutil.Run{ZylosDir: zylos, Stdin: `{"prompt":"what did we decide about the kafka consumer lag?"}`}
 	write := testutil.Run{ZylosDir: zylos}
-	warmAt := max(b.N/10, 1)
+	const warmOps = 500 // b.N is not known inside b.Loop
 	warm := 0
 	i := 0
 	for b.Loop() {
@@ -116,7 +116,7 @@ func BenchmarkServiceMemoryFlat(b *testing.B) {
 			}
 		}
 		i++
-		if i == warmAt {
+		if i == warmOps {
 			warm = rssKB(b, pid)
 		}
 	}

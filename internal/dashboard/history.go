@@ -234,7 +234,9 @@ func (s *site) fillSizes(revs []string) {
 			byTier[tierOf(f)] += n
 		}
 		s.sizes.mu.Lock()
-		s.sizes.byRev[rev] = byTier
+		// A copy of the revision: it is a slice of the whole log git
+		// printed, which it would keep alive for as long as it is cached.
+		s.sizes.byRev[strings.Clone(rev)] = byTier
 		s.sizes.mu.Unlock()
 	}
 }
