@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -232,4 +234,35 @@ func TestTheServiceKeepsTheSearchIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("pangolin", "the pangolin migration started")
+}
+
+// TestTheServiceRaisesItsFileLimit: started with a low soft limit of open
+// files, the service runs with its hard limit, so its files are not the
+// first to run out.
+func TestTheServiceRaisesItsFileLimit(t *testing.T) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Max <= 256 {
+		t.Skipf("the hard limit of open files is %d (%v)", lim.Max, err)
+	}
+	low := lim
+	low.Cur = 256
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip(err)
+	}
+	zylos := hookHome(t, 5)
+	d := startDaemon(t, zylos) // inherits the low soft limit
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", d.cmd.Process.Pid))
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, "Max open files") && len(f) >= 5 {
+			if f[3] != f[4] || f[3] == "256" {
+				t.Errorf("the service's open files: soft %s, hard %s", f[3], f[4])
+			}
+			return
+		}
+	}
+	t.Errorf("no open-files line in\n%s", data)
 }
