@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,4 +35,14 @@ func TestAPathologicalCoreShowsItsSource(t *testing.T) {
 	l := testHome(t, false)
 	testutil.WriteFile(t, l.CoreFile(), "# Core\n\n"+strings.Repeat("*a_ ", 16<<10)+"\n")
 	mustContain(t, serve(t, l, nil).get(t, "/core"), "Shown as text, not rendered", "<pre class=\"source\"># Core")
+}
+
+// TestAPathologicalNoteShowsItsSource: the entry page of a 280 KB note
+// made of a quadratic pattern (as memory_save may store one) answers with
+// the text, and its file is parsed into entries all the same.
+func TestAPathologicalNoteShowsItsSource(t *testing.T) {
+	l := testHome(t, false)
+	testutil.WriteFile(t, filepath.Join(l.ReferenceDir(), "notes.md"), "# Notes\n\n### A big note\n"+strings.Repeat("*a_ ", 70<<10)+"\n")
+	a := serve(t, l, nil).get(t, "/entry?path=memory/reference/notes.md&line=3")
+	mustContain(t, a, "A big note", "Shown as text, not rendered")
 }
