@@ -99,8 +99,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			refuse(w, http.StatusUnauthorized, "This dashboard needs its token. Run `zylos-memory ui` for its address.")
 			return
 		}
-		c, err := r.Cookie(cookieName)
-		if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(g.session)) != 1 {
+		if !g.hasSession(r) {
 			refuse(w, http.StatusUnauthorized, "This dashboard needs its token. Run `zylos-memory ui` for its address.")
 			return
 		}
@@ -152,6 +151,18 @@ func (g *guard) login(w http.ResponseWriter, r *http.Request, tok string) {
 	}
 	w.Header().Set("Location", target)
 	w.WriteHeader(http.StatusSeeOther)
+}
+
+// hasSession reports a request that carries the session cookie. Every
+// cookie of the name is looked at: a browser may also send one of another
+// path (an older dashboard's, set at "/").
+func (g *guard) hasSession(r *http.Request) bool {
+	for _, c := range r.CookiesNamed(cookieName) {
+		if subtle.ConstantTimeCompare([]byte(c.Value), []byte(g.session)) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanPath is p as a rooted path with no "..", "." or doubled slash (a

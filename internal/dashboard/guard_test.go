@@ -71,6 +71,14 @@ func TestTheURLsTokenBecomesACookieOfTheSecretPathOnly(t *testing.T) {
 			t.Errorf("%s with cookie %.8s…: %d", target, v, a.code)
 		}
 	}
+	// An older cookie of the same name sent first does not hide this one.
+	both := func(r *http.Request) {
+		r.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+		r.AddCookie(&http.Cookie{Name: cookieName, Value: testGuard.session})
+	}
+	if a := srv.do(t, http.MethodGet, "/core", false, nil, both); a.code != http.StatusOK {
+		t.Errorf("with an older cookie first: %d", a.code)
+	}
 	// The secret path without its slash is sent to the overview.
 	if a := srv.do(t, http.MethodGet, "", true, nil, nil); a.code != http.StatusSeeOther || a.header.Get("Location") != testGuard.prefix+"/" {
 		t.Errorf("the bare secret path: %d to %q", a.code, a.header.Get("Location"))
