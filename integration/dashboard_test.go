@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,6 +42,23 @@ func browser(tb testing.TB) *http.Client {
 		tb.Fatal(err)
 	}
 	return &http.Client{Jar: jar, Timeout: 30 * time.Second}
+}
+
+// dashboardBase opens the dashboard's URL with c and returns the address
+// its pages are under (the secret path, without its final slash): c then
+// holds the cookie.
+func dashboardBase(tb testing.TB, c *http.Client, url string) string {
+	tb.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("dashboard: %d", resp.StatusCode)
+	}
+	return strings.TrimSuffix(resp.Request.URL.String(), "/")
 }
 
 func fetch(tb testing.TB, c *http.Client, url string) (int, string) {
@@ -120,10 +139,7 @@ func BenchmarkHookPromptDashboardBusy(b *testing.B) {
 	startService(b, zylos)
 	url := dashboardURL(b, zylos)
 	client := browser(b)
-	if code, _ := fetch(b, client, url); code != http.StatusOK {
-		b.Fatalf("dashboard: %d", code)
-	}
-	base, _, _ := strings.Cut(url, "/?")
+	base := dashboardBase(b, client, url)
 	// The overview's first view runs the doctor's checks in the
 	// background (hook processes); time the hook after they are done.
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -182,4 +198,71 @@ func BenchmarkHookPromptDashboardBusy(b *testing.B) {
 	b.ReportMetric(ms(loaded)/float64(b.N), "busy-ms")
 	b.ReportMetric(float64(loaded)/float64(idle), "ratio")
 	b.ReportMetric(float64(pages.Load())/float64(b.N), "pages/op")
+}
+
+// TestTheServiceKeepsTheSearchIndex: on a fresh home, the dashboard's
+// search (which never builds the index) works once the service runs, and
+// finds a line written after it started.
+func TestTheServiceKeepsTheSearchIndex(t *testing.T) {
+	zylos := hookHome(t, 5)
+	if _, err := os.Stat(filepath.Join(zylos, "memory", ".state", "search.db")); err == nil {
+		t.Fatal("the fresh home already has a search index")
+	}
+	startDaemon(t, zylos)
+	b := browser(t)
+	search := func(q string) string {
+		code, body := fetch(t, b, strings.Replace(dashboardURL(t, zylos), "/?token=", "/search?q="+q+"&token=", 1))
+		if code != http.StatusOK {
+			t.Fatalf("search %s: %d\n%s", q, code, body)
+		}
+		return body
+	}
+	waitFor := func(q, want string) {
+		t.Helper()
+		var body string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			if body = search(q); strings.Contains(body, want) {
+				return
+			}
+		}
+		t.Fatalf("search %s never showed %q:\n%s", q, want, body)
+	}
+	waitFor("SQLite", "memory/reference/decisions.md:3")
+	log := filepath.Join(zylos, "memory", "sessions", "current.md")
+	data, _ := os.ReadFile(log)
+	if err := os.WriteFile(log, append(data, "\n**12:00** - the pangolin migration started\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("pangolin", "the pangolin migration started")
+}
+
+// TestTheServiceRaisesItsFileLimit: started with a low soft limit of open
+// files, the service runs with its hard limit, so its files are not the
+// first to run out.
+func TestTheServiceRaisesItsFileLimit(t *testing.T) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Max <= 256 {
+		t.Skipf("the hard limit of open files is %d (%v)", lim.Max, err)
+	}
+	low := lim
+	low.Cur = 256
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Skip(err)
+	}
+	zylos := hookHome(t, 5)
+	d := startDaemon(t, zylos) // inherits the low soft limit
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", d.cmd.Process.Pid))
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, "Max open files") && len(f) >= 5 {
+			if f[3] != f[4] || f[3] == "256" {
+				t.Errorf("the service's open files: soft %s, hard %s", f[3], f[4])
+			}
+			return
+		}
+	}
+	t.Errorf("no open-files line in\n%s", data)
 }

@@ -273,14 +273,16 @@ func machineBound(rel string) bool {
 }
 
 // serviceOwn are the files under memory/.state the service writes for
-// itself: its socket, lock, task database and status.
+// itself: its socket, lock, task database and status, and the search
+// index, which it keeps current on its own every few seconds (a hook's
+// update of it may fall to the service's).
 func serviceOwn(rel string) bool {
 	if !strings.HasPrefix(rel, filepath.Join("memory", ".state")+"/") {
 		return false
 	}
 	base := filepath.Base(rel)
 	return base == "hooks.sock" || strings.HasPrefix(base, "scheduler") || strings.HasSuffix(base, ".lock") ||
-		strings.HasSuffix(base, ".pid") || strings.HasPrefix(base, "status")
+		strings.HasSuffix(base, ".pid") || strings.HasPrefix(base, "status") || strings.HasPrefix(base, "search.db")
 }
 
 // betweenWatchPolls waits until half-way between two polls of the

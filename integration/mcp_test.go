@@ -396,20 +396,27 @@ func TestMCPConcurrentCalls(t *testing.T) {
 	}
 }
 
-// TestMCPMalformedLines writes raw lines: what is not a JSON-RPC message
-// gets a parse error, and the session goes on.
-func TestMCPMalformedLines(t *testing.T) {
-	zylos := mcpHome(t)
+// rawMCP starts the server on a new home for a test that writes raw
+// lines: its stdin, its stdout, what it logs, and the wait for its end.
+func rawMCP(t *testing.T) (io.WriteCloser, io.Reader, *strings.Builder, func() error) {
+	t.Helper()
 	cmd := exec.Command(testutil.MCPBinary(t), "mcp")
-	cmd.Env = testutil.Run{ZylosDir: zylos}.Environ()
+	cmd.Env = testutil.Run{ZylosDir: mcpHome(t)}.Environ()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Wait()
+	return stdin, stdout, stderr, cmd.Wait
+}
+
+// TestMCPMalformedLines writes raw lines: what is not a JSON-RPC message
+// gets a parse error, and the session goes on.
+func TestMCPMalformedLines(t *testing.T) {
+	stdin, stdout, stderr, wait := rawMCP(t)
+	defer wait()
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -496,5 +503,142 @@ func TestMCPConversations(t *testing.T) {
 	if status := mustCall(t, s, "memory_status", map[string]any{}); !strings.Contains(status,
 		"Conversation log (C4): 31 conversations unsummarized (ids 1-31), over the sync threshold: run the memory sync") {
 		t.Errorf("status:\n%s", status)
+	}
+}
+
+// TestMCPInvalidJSONRPCKeepsTheSession sends lines that are JSON but not
+// a JSON-RPC message the server can take, one at a time, each followed by
+// a ping: each is answered with an invalid-request error under its own id
+// (byte for byte) or under null, never under another id, and the session
+// goes on.
+func TestMCPInvalidJSONRPCKeepsTheSession(t *testing.T) {
+	stdin, stdout, stderr, wait := rawMCP(t)
+	defer wait()
+	defer stdin.Close()
+	r := bufio.NewReader(stdout)
+	// send writes line and a ping, and returns what came before the ping's answer.
+	n := 0
+	send := func(line string) []string {
+		t.Helper()
+		n++
+		ping := fmt.Sprintf(`"ping-%d"`, n)
+		io.WriteString(stdin, line+"\n"+`{"jsonrpc":"2.0","id":`+ping+`,"method":"ping"}`+"\n")
+		var before []string
+		for {
+			out, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("after %q the session ended: %v; stderr: %s", line, err, stderr.String())
+			}
+			if strings.Contains(out, `"id":`+ping+`,"result"`) {
+				return before
+			}
+			before = append(before, strings.TrimSpace(out))
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	invalid := map[string]string{ // the line: the id it must be answered under
+		`[]`:                       `null`,
+		`{}`:                       `null`,
+		`{"id":3,"method":"ping"}`: `3`,
+		`{"jsonrpc":"1.0","id":"v1","method":"ping"}`:                               `"v1"`,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`:                            `null`,
+		`{"jsonrpc":"2.0","id":[1],"method":"ping"}`:                                `null`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`:                               `null`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`:                               `null`,
+		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`:     `123456789012345678901234567890`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`:                   `9007199254740993`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`:                                `1.5`,
+		`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`:                                `1e3`,
+		`{"jsonrpc":"2.0","id":7,"method":5}`:                                       `7`,
+		`{"jsonrpc":"2.0","id":8,"ID":{"a":1},"method":"ping"}`:                     `8`,
+		`{"jsonrpc":"2.0","id":9}`:                                                  `9`,
+		`{"jsonrpc":"2.0","method":"ping","params":{},"id":"s","Method":"tools/x"}`: `"s"`,
+	}
+	for line, id := range invalid {
+		got := send(line)
+		if len(got) != 1 || !strings.Contains(got[0], `"id":`+id+`,"error":{"code":-32600,`) {
+			t.Errorf("%s: answered %q, want one -32600 error under id %s", line, got, id)
+		}
+	}
+	// A batch: one error for each request in it, under its id; nothing for a notification.
+	got := send(`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"ping"}]`)
+	var batch []struct {
+		ID    json.RawMessage
+		Error struct{ Code int }
+	}
+	if len(got) != 1 || json.Unmarshal([]byte(got[0]), &batch) != nil || len(batch) != 2 ||
+		string(batch[0].ID) != "5" || string(batch[1].ID) != `"b"` || batch[0].Error.Code != -32600 {
+		t.Errorf("a batch: answered %q", got)
+	}
+	// Ids the server carries exactly are answered as they came.
+	for line, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`: `{"jsonrpc":"2.0","id":9007199254740992,"result":{}}`,
+		`{"jsonrpc":"2.0","id":-42,"method":"ping"}`:              `{"jsonrpc":"2.0","id":-42,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"1.5","method":"ping"}`:            `{"jsonrpc":"2.0","id":"1.5","result":{}}`,
+	} {
+		if got := send(line); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: answered %q, want %s", line, got, want)
+		}
+	}
+	// The session goes on: a tool call is answered (it may come after the ping's answer).
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":"status","method":"tools/call","params":{"name":"memory_status","arguments":{}}}`+"\n")
+	for {
+		out, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to a tool call after them: %v; stderr: %s", err, stderr.String())
+		}
+		if strings.Contains(out, `"id":"status","result"`) {
+			break
+		}
+	}
+}
+
+// TestMCPSaveTitlesInAnyScript: a title with no ASCII letter gets an id,
+// and two titles that share only their ASCII words get two.
+func TestMCPSaveTitlesInAnyScript(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	titles := []string{"数据库选择", "Выбор базы данных", "🚀🚀", "使用SQLite存储", "使用SQLite检索", "Café au lait"}
+	ids := map[string]string{}
+	for _, title := range titles {
+		saved := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": title, "content": map[string]any{"body": "about " + title}})
+		m := regexp.MustCompile(`"id": "([^"]+)"`).FindStringSubmatch(saved)
+		if !strings.Contains(saved, `"status": "created"`) || m == nil {
+			t.Errorf("%s: %s", title, saved)
+			continue
+		}
+		if other, dup := ids[m[1]]; dup {
+			t.Errorf("%s and %s share the id %s", title, other, m[1])
+		}
+		ids[m[1]] = title
+		if got := mustCall(t, s, "memory_read", map[string]any{"ref": m[1]}); !strings.Contains(got, "about "+title) {
+			t.Errorf("read %s (%s): %s", m[1], title, got)
+		}
+	}
+	if ids["cafe-au-lait"] != "Café au lait" {
+		t.Errorf("a title of accented Latin letters keeps the plugin's slug: %v", ids)
+	}
+}
+
+// TestMCPReadsWhatItSaves: a record as large as a save may store is read
+// whole, with the hash an update needs.
+func TestMCPReadsWhatItSaves(t *testing.T) {
+	zylos := mcpHome(t)
+	s, _ := mcpSession(t, zylos)
+	body := strings.Repeat("a long note line about the storage engine.\n", 20000) // ~860 KB
+	saved := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A long note", "content": map[string]any{"body": body}})
+	if !strings.Contains(saved, `"status": "created"`) {
+		t.Fatalf("save: %.300s", saved)
+	}
+	read := mustCall(t, s, "memory_read", map[string]any{"ref": "a-long-note"})
+	hash := regexp.MustCompile(`hash: ([0-9a-f]{32})`).FindStringSubmatch(read)
+	if hash == nil {
+		t.Fatalf("read answered no hash: %.500s", read)
+	}
+	got := mustCall(t, s, "memory_save", map[string]any{"category": "note", "title": "A long note", "target": "a-long-note", "hash": hash[1],
+		"content": map[string]any{"body": "now short"}})
+	if !strings.Contains(got, `"status": "updated"`) {
+		t.Errorf("update with the hash read: %.300s", got)
 	}
 }

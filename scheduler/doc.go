@@ -5,5 +5,6 @@
 // across a restart or kill -9), waits for the agent to be idle where a task
 // asks for it, and runs the built-in memory tasks (periodic sync trigger,
 // daily session rotation, weekly consolidation report) and users' tasks,
-// which queue prompts into C4.
+// which queue prompts into C4. The service also keeps the search index
+// built and current (KeepSearchIndex).
 package scheduler

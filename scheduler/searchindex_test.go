@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,5 +44,57 @@ func TestRotationUpdatesSearchIndex(t *testing.T) {
 	hits, err := ix.Search(context.Background(), fulltext.Query{Text: "capybara"})
 	if err != nil || len(hits) != 1 || hits[0].Cite != "memory/sessions/2026-03-01.md:4" {
 		t.Errorf("hits %+v, %v", hits, err)
+	}
+}
+
+// TestTheServiceKeepsTheIndex: KeepSearchIndex builds a missing index,
+// takes in a line written after, and goes on after a rebuild replaced the
+// index's file.
+func TestTheServiceKeepsTheIndex(t *testing.T) {
+	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), "zylos")}
+	if _, err := tiers.Init(l, time.Date(2026, 3, 15, 10, 0, 0, 0, time.UTC), false); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		KeepSearchIndex(ctx, l, slog.New(slog.DiscardHandler), 50*time.Millisecond)
+	}()
+	defer func() { cancel(); <-done }()
+	h := fulltext.HomeOf(l, "")
+	found := func(word string) bool {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			ix, err := fulltext.OpenRead(h, time.Second)
+			if err != nil {
+				continue
+			}
+			hits, err := ix.Search(context.Background(), fulltext.Query{Text: word})
+			ix.Close()
+			if err == nil && len(hits) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	appendLine := func(text string) {
+		f, err := os.OpenFile(l.CurrentSession(), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("**11:00** - " + text + "\n")
+		f.Close()
+	}
+	appendLine("the wombat arrived")
+	if !found("wombat") {
+		t.Fatal("the index was not built with the line")
+	}
+	if err := fulltext.Rebuild(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	appendLine("the quoll left")
+	if !found("quoll") {
+		t.Fatal("a line written after a rebuild was not taken in")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,12 +38,35 @@ func newInitCommand() *cli.Command {
 			if err := initFrom(c, e); err != nil {
 				return err
 			}
+			gaps, _ := e.layout.PrivacyGaps(3)
 			if err := runInit(e, c.Bool("force"), c.String("layout"), c.Bool("git-snapshots"), captureSetting(c)...); err != nil {
 				return err
 			}
-			return initJournal(c, e)
+			if err := initJournal(c, e); err != nil {
+				return err
+			}
+			return initPrivacy(e, gaps)
 		}),
 	}
+}
+
+// initPrivacy closes the memory and the C4 database to group and others,
+// unless the home is shared on purpose; gaps are those the home had
+// before init, which it names as repaired.
+func initPrivacy(e *env, gaps []string) error {
+	if e.layout.Shared() {
+		if len(gaps) > 0 {
+			fmt.Fprintf(e.stdout, "home shared on purpose (%s in .env): modes kept\n", tiers.SharedVar)
+		}
+		return nil
+	}
+	if _, err := e.layout.MakePrivate(); err != nil {
+		return err
+	}
+	if len(gaps) > 0 {
+		fmt.Fprintf(e.stdout, "made the home private: %s and all it holds closed to group and others\n", strings.Join(gaps, ", "))
+	}
+	return nil
 }
 
 // runInit is a list of steps, each printing what it did; a step that fails

@@ -34,6 +34,7 @@ func newSchedulerRunCommand() *cli.Command {
 
 func runScheduler(c *cli.Context) error {
 	debug.SetGCPercent(100) // the service lives long: the default pace, not a command's
+	raiseFileLimit()
 	e, err := envFrom(c)
 	if err != nil {
 		return err
@@ -78,11 +79,29 @@ func runScheduler(c *cli.Context) error {
 		defer close(watched)
 		journal.Open(e.layout).Watch(ctx, journal.WatchOptions{Log: log})
 	}()
+	// The search index is built at start and kept current.
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		scheduler.KeepSearchIndex(ctx, e.layout, log, scheduler.IndexPoll)
+	}()
 	err = d.Run(ctx)
 	// A git the watch started must not outlive the service.
 	stop()
 	<-watched
+	<-indexed
 	return err
+}
+
+// raiseFileLimit sets the service's soft limit of open files to its hard
+// one (Go's runtime stops one short of it): the service holds the hook
+// socket's connections and the dashboard's.
+func raiseFileLimit() {
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Cur < lim.Max {
+		lim.Cur = lim.Max
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	}
 }
 
 // serveDashboard starts the dashboard unless addr is "off"; a dashboard

@@ -29,7 +29,7 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 		}, "/search?q=kafka", "search index is missing or must be rebuilt", nil},
 		{"corrupt index on the calendar", func(t *testing.T, dir string) {
 			testutil.WriteFile(t, filepath.Join(dir, "memory/.state/search.db"), strings.Repeat("not a database ", 500))
-		}, "/sessions?year=2026", "shading by size", []string{`href="/day?date=2026-03-14"`}},
+		}, "/sessions?year=2026", "shading by size", []string{`href="day?date=2026-03-14"`}},
 		{"missing c4.db", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "comm-bridge/c4.db")) },
 			"/", "c4 database not found", []string{"memory-sync-periodic", "DECISION", "edit decisions.md"}},
 		{"corrupt c4.db", func(t *testing.T, dir string) {
@@ -100,4 +100,23 @@ func TestReadersNeverBuildTheIndex(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a page built the search index")
 	}
+}
+
+// TestCoreIsNotReadThroughASymlinkOut: a core.md linked to a file outside
+// memory/ is refused on /core, as every other reader of it refuses it.
+func TestCoreIsNotReadThroughASymlinkOut(t *testing.T) {
+	l := testHome(t, false)
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	testutil.WriteFile(t, secret, "root:x:0:0:the secret outside the home\n")
+	if err := os.Remove(l.CoreFile()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, l.CoreFile()); err != nil {
+		t.Fatal(err)
+	}
+	a := serve(t, l, nil).get(t, "/core")
+	if strings.Contains(a.body, "the secret outside the home") {
+		t.Fatalf("/core shows a file outside the home:\n%s", clip(a.body, 4000))
+	}
+	mustContain(t, a, "leads outside memory/")
 }

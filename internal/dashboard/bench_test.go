@@ -59,8 +59,8 @@ func largeDashboard(b *testing.B) http.Handler {
 }
 
 func benchGet(tb testing.TB, h http.Handler, target string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:1"+target, nil)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+	req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:1"+testGuard.prefix+target, nil)
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: testGuard.session})
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {

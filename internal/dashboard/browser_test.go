@@ -37,6 +37,23 @@ func artifactDir(t *testing.T) string {
 	return dir
 }
 
+// newBrowser starts headless Chromium for one test, with a profile of its
+// own and a deadline of 90 s; it stops with the test.
+func newBrowser(t *testing.T, bin string) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelBrowser := chromedp.NewContext(actx)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	return ctx
+}
+
 // TestInABrowser opens the dashboard in headless Chromium as an operator
 // does: the URL `zylos-memory ui` prints, the overview, a search, an
 // entry, and restoring a file from the timeline.
@@ -61,18 +78,7 @@ func TestInABrowser(t *testing.T) {
 	}
 	shots := artifactDir(t)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
+	ctx := newBrowser(t, bin)
 
 	step := func(name string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -112,7 +118,7 @@ func TestInABrowser(t *testing.T) {
 	results := text("ol.hits")
 	shot("2-search")
 	// Open an entry from the reference page.
-	base := url[:strings.Index(url, "/?")]
+	base := strings.TrimSuffix(location, "/")
 	step("open an entry", chromedp.Navigate(base+"/reference?file=memory/reference/decisions.md"),
 		chromedp.Click(chromedp.Search(`//a[text()="Pick the walrus queue"]`)),
 		chromedp.WaitVisible(chromedp.CSS("article.entry")))

@@ -3,7 +3,9 @@
 // loopback interface. It shows health, budgets, entries and records, the
 // sessions calendar, search, the journal's timeline and charts of memory
 // size and C4 backlog over time, as HTML and SVG rendered on the server
-// from templates embedded in the binary; reading needs no JavaScript.
+// from templates embedded in the binary; reading needs no JavaScript, and
+// with it the pages update themselves from a server-sent event stream
+// (see events.go).
 //
 // It is a package of its own under internal/, because it belongs to none of
 // the packages it reads: it is a read-mostly view
@@ -13,9 +15,11 @@
 // start a process per call, never do.
 //
 // Security: every request needs the home's token (a random secret in
-// memory/.state/, mode 0600) from the URL once, then from an HttpOnly,
-// SameSite=Strict cookie; the Host header must name the bound address or
-// localhost; every state change is a POST with a CSRF token; every answer
+// memory/.state/, mode 0600) from the URL once, then an HttpOnly,
+// SameSite=Strict cookie of a value derived from it and scoped to the
+// pages' secret path (also derived from it), which no other port or home
+// is sent; the Host header must name the bound address or localhost; the
+// connections are capped so that the hook socket keeps its files; every state change is a POST with a CSRF token; every answer
 // carries a Content-Security-Policy; a path taken from a request is
 // confined to memory/ (see memPath).
 //

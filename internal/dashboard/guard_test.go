@@ -1,12 +1,17 @@
 package dashboard
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
@@ -18,7 +23,7 @@ var pages = []string{"/", "/core", "/reference", "/entry?path=memory/core.md&lin
 
 func TestEveryRequestNeedsTheToken(t *testing.T) {
 	srv := serve(t, testHome(t, false), nil)
-	for _, p := range pages {
+	for _, p := range append(pages, "~/", "~/core", "~/style.css") {
 		if a := srv.do(t, http.MethodGet, p, false, nil, nil); a.code != http.StatusUnauthorized || !strings.Contains(a.body, "zylos-memory ui") {
 			t.Errorf("%s without a token: %d %q", p, a.code, a.body)
 		}
@@ -27,7 +32,7 @@ func TestEveryRequestNeedsTheToken(t *testing.T) {
 			t.Errorf("%s with a wrong cookie: %d", p, a.code)
 		}
 	}
-	if a := srv.do(t, http.MethodGet, "/?token=nottheone", false, nil, nil); a.code != http.StatusUnauthorized || a.header.Get("Set-Cookie") != "" {
+	if a := srv.do(t, http.MethodGet, "~/?token=nottheone", false, nil, nil); a.code != http.StatusUnauthorized || a.header.Get("Set-Cookie") != "" {
 		t.Errorf("wrong token in the URL: %d, cookie %q", a.code, a.header.Get("Set-Cookie"))
 	}
 	if a := srv.do(t, http.MethodPost, "/health", false, url.Values{"csrf": {newGuard(testToken, nil).csrf}}, nil); a.code != http.StatusUnauthorized {
@@ -35,20 +40,84 @@ func TestEveryRequestNeedsTheToken(t *testing.T) {
 	}
 }
 
-func TestTheURLsTokenBecomesAStrictHttpOnlyCookie(t *testing.T) {
+func TestTheURLsTokenBecomesACookieOfTheSecretPathOnly(t *testing.T) {
 	srv := serve(t, testHome(t, false), nil)
-	a := srv.do(t, http.MethodGet, "/search?q=kafka&token="+testToken, false, nil, nil)
-	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/search?q=kafka" {
-		t.Fatalf("token in the URL: %d to %q, want 303 to /search?q=kafka", a.code, a.header.Get("Location"))
+	a := srv.do(t, http.MethodGet, "~/search?q=kafka&token="+testToken, false, nil, nil)
+	if want := testGuard.prefix + "/search?q=kafka"; a.code != http.StatusSeeOther || a.header.Get("Location") != want {
+		t.Fatalf("token in the URL: %d to %q, want 303 to %s", a.code, a.header.Get("Location"), want)
 	}
 	cookie := a.header.Get("Set-Cookie")
-	for _, want := range []string{cookieName + "=" + testToken, "Path=/", "HttpOnly", "SameSite=Strict"} {
+	for _, want := range []string{cookieName + "=" + testGuard.session, "Path=" + testGuard.prefix + "/", "HttpOnly", "SameSite=Strict"} {
 		if !strings.Contains(cookie, want) {
 			t.Errorf("cookie %q lacks %q", cookie, want)
 		}
 	}
+	if strings.Contains(cookie, testToken) || strings.Contains(testGuard.prefix, testToken[:16]) {
+		t.Errorf("the token itself leaves in the cookie or the path: %q %q", cookie, testGuard.prefix)
+	}
 	if a := srv.get(t, "/search?q=kafka"); a.code != http.StatusOK {
 		t.Errorf("with the cookie: %d", a.code)
+	}
+	// The session value is no token: given as one, it is refused.
+	if a := srv.do(t, http.MethodGet, "~/?token="+testGuard.session, false, nil, nil); a.code != http.StatusUnauthorized {
+		t.Errorf("the cookie's value as a token: %d", a.code)
+	}
+	// The cookie outside the secret path, or the token as the cookie, opens nothing.
+	withCookie := func(v string) func(*http.Request) {
+		return func(r *http.Request) { r.AddCookie(&http.Cookie{Name: cookieName, Value: v}) }
+	}
+	for target, v := range map[string]string{"~/search?q=kafka": testGuard.session, "~/": testGuard.session, "/core": testToken} {
+		if a := srv.do(t, http.MethodGet, target, false, nil, withCookie(v)); a.code != http.StatusUnauthorized {
+			t.Errorf("%s with cookie %.8s…: %d", target, v, a.code)
+		}
+	}
+	// An older cookie of the same name sent first does not hide this one.
+	both := func(r *http.Request) {
+		r.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+		r.AddCookie(&http.Cookie{Name: cookieName, Value: testGuard.session})
+	}
+	if a := srv.do(t, http.MethodGet, "/core", false, nil, both); a.code != http.StatusOK {
+		t.Errorf("with an older cookie first: %d", a.code)
+	}
+	// The secret path without its slash is sent to the overview.
+	if a := srv.do(t, http.MethodGet, "", true, nil, nil); a.code != http.StatusSeeOther || a.header.Get("Location") != testGuard.prefix+"/" {
+		t.Errorf("the bare secret path: %d to %q", a.code, a.header.Get("Location"))
+	}
+}
+
+// TestTheTokenRedirectStaysOnTheDashboard: a path that a browser would
+// read as another host ("//evil.example/") is a path of this dashboard.
+func TestTheTokenRedirectStaysOnTheDashboard(t *testing.T) {
+	srv := serve(t, testHome(t, false), nil)
+	for _, p := range []string{"//evil.example/", "///evil.example/", "/\\evil.example/", "/../..//evil.example", "/%2F%2Fevil.example/"} {
+		a := srv.do(t, http.MethodGet, "~"+p+"?token="+testToken, false, nil, nil)
+		loc := a.header.Get("Location")
+		if a.code != http.StatusSeeOther || !strings.HasPrefix(loc, testGuard.prefix+"/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
+			t.Errorf("%s: %d to %q, want a path under %s", p, a.code, loc, testGuard.prefix)
+		}
+	}
+}
+
+// TestRefusalsCloseTheConnection: a client without the token keeps no
+// connection open once it has its answer.
+func TestRefusalsCloseTheConnection(t *testing.T) {
+	srv := serve(t, testHome(t, false), nil)
+	for _, target := range []string{"/", testGuard.prefix + "/core", "/?token=bad"} {
+		conn, err := net.Dial("tcp", srv.host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, srv.host)
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body) // ends only when the server closes
+		conn.Close()
+		if resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+			t.Errorf("%s: %d, close %v, body %q", target, resp.StatusCode, resp.Close, body)
+		}
 	}
 }
 
@@ -130,8 +199,9 @@ func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 			}
 		}
 	}
-	if a := srv.get(t, "/"); strings.Contains(a.body, "<script") {
-		t.Error("a page carries a script")
+	// The one script is the dashboard's own file, never inline.
+	if a := srv.get(t, "/"); strings.Count(a.body, "<script") != 1 || !strings.Contains(a.body, `<script src="live.js" defer></script>`) {
+		t.Error("a page carries a script other than live.js")
 	}
 }
 

@@ -118,9 +118,19 @@ type answer struct {
 	body   string
 }
 
-// do sends a request; with authed it carries the token's cookie.
+// testGuard is the guard of testToken: its secret path and cookie.
+var testGuard = newGuard(testToken, nil)
+
+// do sends a request for target under the dashboard's secret path (a
+// target that starts with "~" is sent as it is, without the "~"); with
+// authed it carries the session cookie.
 func (s *testServer) do(tb testing.TB, method, target string, authed bool, form url.Values, edit func(*http.Request)) answer {
 	tb.Helper()
+	if raw, ok := strings.CutPrefix(target, "~"); ok {
+		target = raw
+	} else {
+		target = testGuard.prefix + target
+	}
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -133,7 +143,7 @@ func (s *testServer) do(tb testing.TB, method, target string, authed bool, form 
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if authed {
-		req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+		req.AddCookie(&http.Cookie{Name: cookieName, Value: testGuard.session})
 	}
 	if edit != nil {
 		edit(req)

@@ -52,7 +52,7 @@ func (s *site) timeline(r *http.Request) (page, error) {
 // does for the files that exist.
 func journalPath(rel string) error {
 	switch {
-	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsAny(rel, "\x00\\"),
+	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsRune(rel, 0),
 		path.IsAbs(rel), path.Clean(rel) != rel, rel == "..", strings.HasPrefix(rel, "../"),
 		strings.HasPrefix(rel, ".") || strings.Contains(rel, "/."):
 		return badRequest(fmt.Sprintf("File %q refused: want a path below memory/, such as reference/decisions.md.", clip(rel, 200)))
@@ -94,7 +94,9 @@ func tierOf(rel string) string {
 const chartPoints = 48
 
 // sizeCache keeps the tier sizes at each change sampled (a change never
-// changes), filled in the background.
+// changes), filled in the background. It holds at most maxCachedSizes
+// changes: past that, those the chart no longer samples are dropped, so a
+// service that runs for months does not grow with its journal.
 type sizeCache struct {
 	mu      sync.Mutex
 	byRev   map[string]map[string]int64
@@ -132,17 +134,12 @@ func (s *site) sizeChart(ctx context.Context) (template.HTML, int, string) {
 	if err != nil {
 		return "", 0, err.Error()
 	}
-	sample := changes
-	if len(changes) > chartPoints {
-		sample = nil
-		for i := range chartPoints {
-			sample = append(sample, changes[i*(len(changes)-1)/(chartPoints-1)])
-		}
-	}
+	sample := sampleChanges(changes, chartPoints)
 	s.sizes.mu.Lock()
 	if s.sizes.byRev == nil {
 		s.sizes.byRev = map[string]map[string]int64{}
 	}
+	s.sizes.prune(sample)
 	var missing []string
 	byTier := map[string][]point{}
 	for i := len(sample) - 1; i >= 0; i-- {
@@ -173,6 +170,47 @@ func (s *site) sizeChart(ctx context.Context) (template.HTML, int, string) {
 	return lineChart("memory size per tier", "bytes", ss), len(missing), ""
 }
 
+// maxCachedSizes bounds the changes whose sizes are kept.
+const maxCachedSizes = 2 * chartPoints
+
+// prune drops the sizes of changes not in sample once the cache is over
+// its bound; the caller holds mu.
+func (c *sizeCache) prune(sample []Change) {
+	if len(c.byRev) <= maxCachedSizes {
+		return
+	}
+	keep := make(map[string]bool, len(sample))
+	for _, ch := range sample {
+		keep[ch.Rev] = true
+	}
+	for rev := range c.byRev {
+		if !keep[rev] {
+			delete(c.byRev, rev)
+		}
+	}
+}
+
+// sampleChanges picks at most points of changes (newest first) for the
+// chart: every k-th change counted from the oldest, k a power of two, and
+// the newest. Counted from the oldest, the picks stay the same as changes
+// are added (until their number doubles and k with it), so a new commit
+// adds one point to read, not a new set of points.
+func sampleChanges(changes []Change, points int) []Change {
+	n := len(changes)
+	if n <= points {
+		return changes
+	}
+	k := 1
+	for (n-1)/k+1 > points-1 {
+		k *= 2
+	}
+	sample := []Change{changes[0]}
+	for j := ((n - 2) / k) * k; j >= 0; j -= k { // j counts from the oldest
+		sample = append(sample, changes[n-1-j])
+	}
+	return sample
+}
+
 // fillSizes reads the sizes at each of revs, one at a time and each in the
 // dashboard's turn, so it takes no more CPU than a page does.
 func (s *site) fillSizes(revs []string) {
@@ -196,7 +234,9 @@ func (s *site) fillSizes(revs []string) {
 			byTier[tierOf(f)] += n
 		}
 		s.sizes.mu.Lock()
-		s.sizes.byRev[rev] = byTier
+		// A copy of the revision: it is a slice of the whole log git
+		// printed, which it would keep alive for as long as it is cached.
+		s.sizes.byRev[strings.Clone(rev)] = byTier
 		s.sizes.mu.Unlock()
 	}
 }

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
@@ -22,9 +23,27 @@ const maxFiles = 20
 const maxDiff = 1 << 20
 
 func changeOf(e journal.Entry) Change {
+	paths := make([]string, len(e.Paths))
+	for i, p := range e.Paths {
+		paths[i] = unquoteGitPath(p)
+	}
+	e.Paths = paths
 	c := Change{Entry: e, Files: e.Paths[:min(len(e.Paths), maxFiles)]}
 	c.MoreFiles = len(e.Paths) - len(c.Files)
 	return c
+}
+
+// unquoteGitPath is a path as git lists it, in C quotes when it holds a
+// quote, a backslash or a control character ("say \"hi\".md"), as the
+// file's own name, which the links of a page carry.
+func unquoteGitPath(p string) string {
+	if len(p) < 2 || p[0] != '"' || p[len(p)-1] != '"' {
+		return p
+	}
+	if u, err := strconv.Unquote(p); err == nil {
+		return u
+	}
+	return p
 }
 
 // Short is the abbreviated revision.

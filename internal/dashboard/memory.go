@@ -31,7 +31,17 @@ type shownFile struct {
 
 func showFile(l tiers.Layout, rel string) shownFile {
 	f := shownFile{Rel: rel}
-	data, cut, err := readShown(filepath.Join(l.ZylosDir, filepath.FromSlash(rel)))
+	abs, err := memPath(l, rel)
+	var he *httpError
+	if errors.As(err, &he) && he.code == http.StatusNotFound {
+		f.Err = "missing"
+		return f
+	}
+	if err != nil {
+		f.Err = err.Error()
+		return f
+	}
+	data, cut, err := readShown(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		f.Err = "missing"
@@ -102,7 +112,7 @@ func (d *referenceData) paginate(total, page int, base url.Values) {
 	d.Total, d.Page, d.Pages = total, page, (total+pageSize-1)/pageSize
 	link := func(n int) string {
 		base.Set("page", strconv.Itoa(n))
-		return "/reference?" + base.Encode()
+		return "reference?" + base.Encode()
 	}
 	if page > 1 {
 		d.Prev = link(page - 1)

@@ -71,16 +71,16 @@ func TestReferencePagesListFilesCategoriesAndEntries(t *testing.T) {
 	srv := serve(t, l, nil)
 	mustContain(t, srv.get(t, "/reference"), "memory/reference/decisions.md", "memory/reference/notes.md", "DECISION")
 	file := srv.get(t, "/reference?file=memory/reference/decisions.md")
-	mustContain(t, file, "Pick the walrus queue", `href="/entry?path=memory%2freference%2fdecisions.md&line=`)
+	mustContain(t, file, "Pick the walrus queue", `href="entry?path=memory%2freference%2fdecisions.md&line=`)
 	cat := srv.get(t, "/reference?tier=records&category=DECISION&status=active")
-	mustContain(t, cat, "2 in all", `/entry?path=memory%2frecords%2fdecisions%2f`)
+	mustContain(t, cat, "2 in all", `"entry?path=memory%2frecords%2fdecisions%2f`)
 }
 
 func TestEntryPageShowsTextFieldsChangeLogAndJournal(t *testing.T) {
 	l := testHome(t, true)
 	srv := serve(t, l, nil)
 	file := srv.get(t, "/reference?file=memory/reference/decisions.md")
-	m := regexp.MustCompile(`/entry\?path=memory%2freference%2fdecisions.md&line=(\d+)">Pick the walrus`).FindStringSubmatch(file.body)
+	m := regexp.MustCompile(`"entry\?path=memory%2freference%2fdecisions.md&line=(\d+)">Pick the walrus`).FindStringSubmatch(file.body)
 	if m == nil {
 		t.Fatalf("no link to the entry:\n%s", file.body)
 	}
@@ -104,10 +104,10 @@ func TestSessionsCalendarAndDay(t *testing.T) {
 	l := testHome(t, false)
 	srv := serve(t, l, nil)
 	cal := srv.get(t, "/sessions?year=2026")
-	mustContain(t, cal, `<a href="/day?date=2026-03-14">`, "2026-03-14: 4 lines", "2026-03-13: 3 lines", "2 days with a log in 2026")
+	mustContain(t, cal, `<a href="day?date=2026-03-14">`, "2026-03-14: 4 lines", "2026-03-13: 3 lines", "2 days with a log in 2026")
 	day := srv.get(t, "/day?date=2026-03-14")
 	mustContain(t, day, `<tr id="L3"><td class="n"><a href="#L3">3</a></td><td>**09:00** - set the kafka consumer lag alert to 5000</td></tr>`,
-		`href="/day?date=2026-03-13"`)
+		`href="day?date=2026-03-13"`)
 	if a := srv.get(t, "/day?date=2020-01-01"); a.code != http.StatusNotFound || !strings.Contains(a.body, "No session log for 2020-01-01.") {
 		t.Errorf("day without a log: %d\n%s", a.code, a.body)
 	}
@@ -117,15 +117,15 @@ func TestSearchCitesAndLinks(t *testing.T) {
 	l := testHome(t, false)
 	srv := serve(t, l, nil)
 	a := srv.get(t, "/search?q="+url.QueryEscape("kafka consumer lag"))
-	mustContain(t, a, `<a href="/day?date=2026-03-14#L3">memory/sessions/2026-03-14.md:3</a>`, "set the kafka consumer lag alert")
+	mustContain(t, a, `<a href="day?date=2026-03-14#L3">memory/sessions/2026-03-14.md:3</a>`, "set the kafka consumer lag alert")
 	c4 := srv.get(t, "/search?q=quokka&tier=c4")
-	if !regexp.MustCompile(`<a href="/message\?id=\d+">c4:\d+</a>`).MatchString(c4.body) {
+	if !regexp.MustCompile(`<a href="message\?id=\d+">c4:\d+</a>`).MatchString(c4.body) {
 		t.Errorf("no C4 citation link:\n%s", c4.body)
 	}
 	msg := srv.get(t, "/message?id=3")
 	mustContain(t, msg, "IN (telegram):", "message about the quokka deployment c")
 	rec := srv.get(t, "/search?q=note&tier=records")
-	mustContain(t, rec, `<a href="/entry?path=memory%2Frecords%2F`)
+	mustContain(t, rec, `<a href="entry?path=memory%2Frecords%2F`)
 	mustContain(t, srv.get(t, "/search?q=xylophonequartz"), `<p id="no-hits">Nothing found.</p>`)
 }
 
@@ -147,7 +147,7 @@ func TestTimelineFiltersAndShowsDiffs(t *testing.T) {
 	if !strings.Contains(byFile.body, "init: seed memory") || strings.Contains(byFile.body, "edit decisions.md") {
 		t.Errorf("file filter:\n%s", byFile.body)
 	}
-	rev := regexp.MustCompile(`/change\?rev=([0-9a-f]{40})">[0-9a-f]+</a> edit decisions.md`).FindStringSubmatch(all.body)
+	rev := regexp.MustCompile(`"change\?rev=([0-9a-f]{40})">[0-9a-f]+</a> edit decisions.md`).FindStringSubmatch(all.body)
 	if rev == nil {
 		t.Fatalf("no change link:\n%s", all.body)
 	}
@@ -185,13 +185,13 @@ func TestLongListingsArePaged(t *testing.T) {
 	benchtree.Entries(t, l, 500) // 250 decisions
 	srv := serve(t, l, nil)
 	first := srv.get(t, "/reference?file=memory/reference/decisions.md")
-	mustContain(t, first, "250 in all, page 1 of 2.", `<a href="/reference?file=memory%2Freference%2Fdecisions.md&amp;page=2">next</a>`)
-	if n := strings.Count(first.body, `<a href="/entry?path=`); n != pageSize {
+	mustContain(t, first, "250 in all, page 1 of 2.", `<a href="reference?file=memory%2Freference%2Fdecisions.md&amp;page=2">next</a>`)
+	if n := strings.Count(first.body, `<a href="entry?path=`); n != pageSize {
 		t.Errorf("%d entries on the first page, want %d", n, pageSize)
 	}
 	second := srv.get(t, "/reference?file=memory/reference/decisions.md&page=2")
 	mustContain(t, second, "page 2 of 2", ">previous</a>")
-	if n := strings.Count(second.body, `<a href="/entry?path=`); n != 50 {
+	if n := strings.Count(second.body, `<a href="entry?path=`); n != 50 {
 		t.Errorf("%d entries on the second page, want 50", n)
 	}
 	if a := srv.get(t, "/reference?file=memory/reference/decisions.md&page=0"); a.code != http.StatusBadRequest {

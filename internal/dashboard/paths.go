@@ -20,14 +20,14 @@ const maxShown = 4 << 20
 // memPath checks a path taken from a request, as the dashboard cites
 // files (relative to the home: memory/reference/decisions.md), and
 // returns the file it names. Only a clean path below memory/ passes: no
-// "..", no absolute or backslashed path, no dot-file or dot-dir (.state,
+// "..", no absolute path, no dot-file or dot-dir (.state,
 // .git), and no symlink that leads out of memory/.
 func memPath(l tiers.Layout, rel string) (string, error) {
 	bad := func(why string) error { return badRequest(fmt.Sprintf("Path %q refused: %s.", clip(rel, 200), why)) }
 	switch {
 	case rel == "":
 		return "", bad("no path given")
-	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsAny(rel, "\x00\\"):
+	case len(rel) > 1024 || !utf8.ValidString(rel) || strings.ContainsRune(rel, 0):
 		return "", bad("not a memory path")
 	case path.IsAbs(rel) || path.Clean(rel) != rel:
 		return "", bad("not a clean relative path")

@@ -2,11 +2,13 @@ package dashboard
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,14 +76,14 @@ func TestRestoreAReferenceFileFromTheDashboardRecordsFollow(t *testing.T) {
 	}
 
 	change := srv.get(t, "/change?rev="+walrus)
-	mustContain(t, change, `/restore?rev=`+walrus+`&amp;file=reference%2fdecisions.md`)
+	mustContain(t, change, `"restore?rev=`+walrus+`&amp;file=reference%2fdecisions.md`)
 	before := snapshot(t, l.ZylosDir)
 	confirm := srv.get(t, "/restore?rev="+walrus+"&file=reference/decisions.md")
 	if confirm.code != http.StatusOK {
 		t.Fatalf("confirmation: %d\n%s", confirm.code, confirm.body)
 	}
 	mustContain(t, confirm, "memory/reference/decisions.md", walrus[:10], "-- **Decision:** narwhal", "&#43;- **Decision:** walrus",
-		`<form method="post" action="/restore">`, `name="rev" value="`+walrus+`"`, `name="file" value="reference/decisions.md"`)
+		`<form method="post" action="restore">`, `name="rev" value="`+walrus+`"`, `name="file" value="reference/decisions.md"`)
 	sameTree(t, l.ZylosDir, before)
 
 	noToken := srv.do(t, http.MethodPost, "/restore", true, url.Values{"rev": {walrus}, "file": {"reference/decisions.md"}}, nil)
@@ -121,13 +123,13 @@ func TestUndoASessionFromTheDashboard(t *testing.T) {
 	if _, err := j.Commit(context.Background(), journal.Change{Source: journal.FromHook, Tool: "Write", Session: "s-otter"}); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, srv.get(t, "/timeline?session=s-otter"), `href="/undo?session=s-otter"`)
+	mustContain(t, srv.get(t, "/timeline?session=s-otter"), `href="undo?session=s-otter"`)
 	before := snapshot(t, l.ZylosDir)
 	confirm := srv.get(t, "/undo?session=s-otter")
 	if confirm.code != http.StatusOK {
 		t.Fatalf("confirmation: %d\n%s", confirm.code, confirm.body)
 	}
-	mustContain(t, confirm, "core.md", `<form method="post" action="/undo">`, `name="session" value="s-otter"`, "Undo the 1 changes of session s-otter")
+	mustContain(t, confirm, "core.md", `<form method="post" action="undo">`, `name="session" value="s-otter"`, "Undo the 1 changes of session s-otter")
 	sameTree(t, l.ZylosDir, before)
 	if a := srv.do(t, http.MethodPost, "/undo", true, url.Values{"session": {"s-otter"}}, nil); a.code != http.StatusForbidden {
 		t.Errorf("a POST without the CSRF token: %d", a.code)
@@ -194,10 +196,44 @@ func TestTheFirstChangeOffersItsFilesToRestore(t *testing.T) {
 	srv := serve(t, l, nil)
 	first := gitOut(t, l, "rev-list", "--max-parents=0", "HEAD")
 	page := srv.get(t, "/change?rev="+first)
-	mustContain(t, page, `/restore?rev=`+first+`&amp;file=core.md`, "&#43;# Core")
+	mustContain(t, page, `"restore?rev=`+first+`&amp;file=core.md`, "&#43;# Core")
 	// The first change lists its first files only; a file's timeline
 	// offers every change of it.
-	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `/restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
+	mustContain(t, srv.get(t, "/timeline?file=reference/decisions.md"), `"restore?rev=`+first+`&amp;file=reference%2fdecisions.md`)
 	confirm := srv.get(t, "/restore?rev="+first+"&file=reference/decisions.md")
 	mustContain(t, confirm, "-### [2026-03-15] Pick the walrus queue", `name="rev" value="`+first+`"`)
+}
+
+// TestLinksOfOddFileNamesWork: a file whose name git lists in C quotes (a
+// quote, a backslash) has working history and restore links.
+func TestLinksOfOddFileNamesWork(t *testing.T) {
+	l := testHome(t, true)
+	srv := serve(t, l, nil)
+	for _, name := range []string{`say "hi".md`, `back\slash.md`} {
+		file := filepath.Join(l.ReferenceDir(), name)
+		testutil.WriteFile(t, file, "# first\n")
+		git(t, l, "add", "-A")
+		git(t, l, "commit", "-q", "-m", "add "+name+"\n\nZylos-Source: tool\nZylos-Session: s-odd")
+		rev := gitOut(t, l, "rev-parse", "HEAD")
+		testutil.WriteFile(t, file, "# second\n")
+		git(t, l, "commit", "-q", "-am", "edit "+name+"\n\nZylos-Source: tool\nZylos-Session: s-odd")
+
+		// Follow the change page's links as a browser does.
+		change := srv.get(t, "/change?rev="+rev)
+		links := map[string]string{}
+		for _, m := range regexp.MustCompile(`href="((timeline|restore)\?[^"]+)"`).FindAllStringSubmatch(change.body, -1) {
+			if u := html.UnescapeString(m[1]); strings.Contains(u, "file=") {
+				links[m[2]] = u
+			}
+		}
+		if len(links) != 2 {
+			t.Fatalf("%s: the change's file links: %q\n%s", name, links, clip(change.body, 3000))
+		}
+		if hist := srv.get(t, "/"+links["timeline"]); hist.code != http.StatusOK || !strings.Contains(hist.body, "edit "+html.EscapeString(name)) {
+			t.Errorf("%s: history %d\n%s", name, hist.code, clip(hist.body, 3000))
+		}
+		if confirm := srv.get(t, "/"+links["restore"]); confirm.code != http.StatusOK || !strings.Contains(confirm.body, "&#43;# first") {
+			t.Errorf("%s: restore confirmation %d\n%s", name, confirm.code, clip(confirm.body, 3000))
+		}
+	}
 }

@@ -72,9 +72,9 @@ func (s *site) search(r *http.Request) (page, error) {
 func citeLink(h fulltext.Hit) string {
 	switch {
 	case h.Tier == fulltext.TierC4:
-		return "/message?id=" + strconv.FormatInt(int64(h.Line), 10)
+		return "message?id=" + strconv.FormatInt(int64(h.Line), 10)
 	case h.Tier == fulltext.TierRecords:
-		return "/entry?path=" + url.QueryEscape(h.Path)
+		return "entry?path=" + url.QueryEscape(h.Path)
 	case h.Path == "":
 		return ""
 	}
@@ -83,7 +83,7 @@ func citeLink(h fulltext.Hit) string {
 		if !ok {
 			day = h.Date
 		}
-		return fmt.Sprintf("/day?date=%s#L%d", url.QueryEscape(day), h.Line)
+		return fmt.Sprintf("day?date=%s#L%d", url.QueryEscape(day), h.Line)
 	}
-	return fmt.Sprintf("/entry?path=%s&line=%d", url.QueryEscape(h.Path), h.Line)
+	return fmt.Sprintf("entry?path=%s&line=%d", url.QueryEscape(h.Path), h.Line)
 }

@@ -18,6 +18,8 @@ import (
 type Server struct {
 	o     Options
 	ln    net.Listener
+	conns *capListener
+	site  *site
 	http  *http.Server
 	addr  string
 	token string
@@ -39,18 +41,23 @@ func Listen(spec string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, ln: ln, addr: ln.Addr().String(), token: token, Loopback: isLoopback(ln.Addr())}
+	capped := newCapListener(ln, maxConns, maxConnsPerPeer)
+	s := &Server{o: o, ln: capped, conns: capped, addr: ln.Addr().String(), token: token, Loopback: isLoopback(ln.Addr())}
 	if !s.Loopback {
 		o.Warnings = append(o.Warnings, fmt.Sprintf("The dashboard listens on %s, which is not the loopback interface: anyone who can reach it and has the token can read this memory.", s.addr))
 	}
+	s.site = newSite(o, token, s.addr)
 	s.http = &http.Server{
-		Handler:           NewHandler(o, token, s.addr),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: s.site.guard.wrap(s.site.mux),
+		// A connection that says nothing, or idles, gives its place back soon.
+		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       30 * time.Second,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       withConn,
 	}
+	s.http.RegisterOnShutdown(s.site.live.stop)
 	if err := atomicfile.WriteFile(AddrPath(o.Layout), []byte(s.addr+"\n"), 0o600); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("dashboard address: %w", err)
@@ -95,8 +102,11 @@ func (s *Server) Addr() string { return s.addr }
 // URL is the dashboard's address with its token.
 func (s *Server) URL() string { return urlOf(s.addr, s.token) }
 
-// Serve answers until Close.
+// Serve answers until Close. The doctor's checks start at once, so the
+// overview has them when it is first opened.
 func (s *Server) Serve() error {
+	//processglobal: the age of cached checks, on the wall clock
+	s.site.health.get(time.Now(), healthEvery)
 	err := s.http.Serve(s.ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

@@ -8,7 +8,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -143,3 +145,25 @@ type cookieJar struct{ cookies []*http.Cookie }
 
 func (j *cookieJar) SetCookies(_ *nurl.URL, cs []*http.Cookie) { j.cookies = append(j.cookies, cs...) }
 func (j *cookieJar) Cookies(*nurl.URL) []*http.Cookie          { return j.cookies }
+
+// TestHealthRunsWhenTheServiceStarts: the doctor's checks start with the
+// dashboard, not with the first view of the overview, so that view has
+// them.
+func TestHealthRunsWhenTheServiceStarts(t *testing.T) {
+	ran := make(chan struct{}, 1)
+	srv, err := Listen("127.0.0.1:0", Options{Layout: testHome(t, false), Now: func() time.Time { return testNow },
+		Health: func() []doctor.Check {
+			ran <- struct{}{}
+			return []doctor.Check{{Status: doctor.OK, Name: "started", Detail: "with the service"}}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	defer srv.Close()
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the checks did not run before any page was viewed")
+	}
+}

@@ -49,11 +49,20 @@ type site struct {
 	health  healthCache
 	sizes   sizeCache
 	entries entryCache
+	live    *hub
 }
+
+// livePages are the pages that update themselves while the agent works.
+var livePages = map[string]bool{"/": true, "/core": true, "/entry": true, "/timeline": true, "/day": true, "/charts": true}
 
 // NewHandler is the dashboard of o for a server bound to addrs (host:port),
 // with token as its secret. Listen uses it; tests serve it with httptest.
 func NewHandler(o Options, token string, addrs ...string) http.Handler {
+	s := newSite(o, token, addrs...)
+	return s.guard.wrap(s.mux)
+}
+
+func newSite(o Options, token string, addrs ...string) *site {
 	if o.Now == nil {
 		//processglobal: the default clock of a dashboard given none
 		o.Now = time.Now
@@ -62,11 +71,12 @@ func NewHandler(o Options, token string, addrs ...string) http.Handler {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	g := newGuard(token, addrs)
-	s := &site{o: o, guard: g, tpl: templates(g.csrf), turn: make(chan struct{}, 1)}
+	s := &site{o: o, guard: g, tpl: templates(g.csrf), turn: make(chan struct{}, 1), live: newHub(o)}
 	s.health.run = o.Health
+	s.health.done = func() { s.live.publish("health") }
 	s.mux = http.NewServeMux()
 	s.routes()
-	return s.guard.wrap(s.mux)
+	return s
 }
 
 func (s *site) routes() {
@@ -98,14 +108,21 @@ func (s *site) routes() {
 		w.Header().Set("Allow", http.MethodPost)
 		refuse(w, http.StatusMethodNotAllowed, "Checking health again is a POST from the overview's button.")
 	})
-	s.mux.HandleFunc("GET /style.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/css; charset=utf-8")
-		data, _ := webFiles.ReadFile("web/style.css")
-		w.Write(data)
-	})
+	s.mux.HandleFunc("GET /style.css", asset("web/style.css", "text/css; charset=utf-8"))
+	s.mux.HandleFunc("GET /live.js", asset("web/live.js", "text/javascript; charset=utf-8"))
+	s.mux.HandleFunc("GET /events", s.events)
 	s.mux.Handle("/", s.page(func(*http.Request) (page, error) {
 		return page{}, notFound("There is no such page.")
 	}))
+}
+
+// asset answers one embedded file.
+func asset(name, contentType string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		data, _ := webFiles.ReadFile(name)
+		w.Write(data)
+	}
 }
 
 // page is what a handler hands the layout: the template to fill, the
@@ -138,6 +155,7 @@ type layoutData struct {
 	Home  string
 	Kind  *tiers.Kind
 	Body  template.HTML
+	Live  bool // the page updates itself (live.js)
 }
 
 // page runs fn in its turn, renders its page into a buffer and answers
@@ -198,7 +216,7 @@ func (s *site) errorPage(code int, msg string) (int, []byte) {
 func (s *site) wrapLayout(title, path string, body template.HTML) []byte {
 	var out bytes.Buffer
 	err := s.tpl.ExecuteTemplate(&out, "layout", layoutData{Title: title, Nav: path,
-		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body})
+		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body, Live: livePages[path]})
 	if err != nil {
 		return []byte("<!doctype html><title>error</title><p>" + template.HTMLEscapeString(err.Error()))
 	}
@@ -213,6 +231,8 @@ type healthCache struct {
 	checks  []doctor.Check
 	at      time.Time
 	running bool
+	// done, when set, is told that a run finished (the live pages).
+	done func()
 }
 
 // get returns the last checks and when they ran, and starts a run when
@@ -242,6 +262,9 @@ func (h *healthCache) refresh() {
 	//processglobal: the age of cached checks, on the wall clock
 	h.checks, h.at, h.running = checks, time.Now(), false
 	h.mu.Unlock()
+	if h.done != nil {
+		h.done()
+	}
 }
 
 // refreshHealth runs the doctor's checks again (a POST: it starts hook
@@ -249,7 +272,7 @@ func (h *healthCache) refresh() {
 func (s *site) refreshHealth(w http.ResponseWriter, r *http.Request) {
 	//processglobal: the age of cached checks, on the wall clock
 	s.health.get(time.Now(), 0)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, s.guard.prefix+"/", http.StatusSeeOther)
 }
 
 // templates are the pages; csrf is the token every form posts.

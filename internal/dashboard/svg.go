@@ -162,7 +162,7 @@ func calendar(year int, lines map[string]int, unit string, loc *time.Location) t
 			continue
 		}
 		shade := 0.15 + 0.85*float64(n)/float64(maxLines)
-		fmt.Fprintf(&b, `<a href="/day?date=%s"><rect x="%d" y="%d" width="%d" height="%d" fill="#216e39" fill-opacity="%.2f"><title>%s: %d %s</title></rect></a>`,
+		fmt.Fprintf(&b, `<a href="day?date=%s"><rect x="%d" y="%d" width="%d" height="%d" fill="#216e39" fill-opacity="%.2f"><title>%s: %d %s</title></rect></a>`,
 			day, x, y, cell, cell, shade, day, n, unit)
 	}
 	b.WriteString(`</svg>`)

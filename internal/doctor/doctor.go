@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -40,7 +41,7 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 // databases, that every hook is registered, points at an executable
 // and answers within its timeout, and that the MCP server answers.
 func Diagnose(l tiers.Layout) []Check {
-	checks := []Check{checkDirs(l)}
+	checks := []Check{checkDirs(l), checkPrivate(l)}
 	checks = append(checks, checkInjected(l)...)
 	checks = append(checks, checkC4(l), checkSchedulerDB(l))
 	checks = append(checks, checkHooks(l)...)
@@ -58,6 +59,20 @@ func checkDirs(l tiers.Layout) Check {
 		}
 	}
 	return Check{OK, "dirs", l.MemoryDir() + " with reference/, sessions/, archive/"}
+}
+
+// checkPrivate checks that the memory and the C4 database are closed to
+// group and others, unless the home is shared on purpose.
+func checkPrivate(l tiers.Layout) Check {
+	gaps, total := l.PrivacyGaps(3)
+	switch {
+	case l.Shared():
+		return Check{OK, "private", "the home is shared on purpose (" + tiers.SharedVar + " in .env)"}
+	case total > 0:
+		return Check{Warn, "private", fmt.Sprintf("%s open to group or others (run: zylos-memory init, which makes it private; "+
+			"or set %s=1 in .env for a home shared on purpose)", strings.Join(gaps, ", "), tiers.SharedVar)}
+	}
+	return Check{OK, "private", "memory/ and comm-bridge/ closed to group and others"}
 }
 
 // checkInjected checks the layout's always-injected files against their

@@ -21,6 +21,12 @@ type readInput struct {
 // the answer says how to read on.
 const maxRead = 64 << 10
 
+// maxRecordRead bounds a record memory_read answers whole (a record cannot
+// be cut: an update needs its hash): twice what a save may store, room
+// for the record's own fields and its change log, so that every record a
+// save made is read.
+const maxRecordRead = 2 * maxSave
+
 // historyInRead is how many changes memory_read shows.
 const historyInRead = 5
 
@@ -108,7 +114,7 @@ func (h Home) readEntry(b *strings.Builder, r ref) error {
 // readRecordOnly shows a record's file as stored, with its hash, and
 // answers its bytes.
 func (h Home) readRecordOnly(b *strings.Builder, r ref) ([]byte, error) {
-	data, err := regfile.ReadFileLimit(r.abs, maxRead)
+	data, err := regfile.ReadFileLimit(r.abs, maxRecordRead)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", r.rel, err)
 	}

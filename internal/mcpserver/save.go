@@ -60,7 +60,7 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 		}
 		partial["tags"] = tags
 		d.Action, w.Action = "create", records.ActionCreate
-		target = filepath.Join(root, records.Folder(in.Category), records.Slugify(in.Title)+".json")
+		target = filepath.Join(root, records.Folder(in.Category), records.TitleID(in.Title)+".json")
 	} else {
 		r, err := h.resolve(in.Target)
 		if err != nil {

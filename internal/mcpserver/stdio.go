@@ -17,10 +17,10 @@ import (
 const maxLine = 16 << 20
 
 // guardLines is the transport over in and out with the lines checked
-// first. The SDK's reader ends the session on a line that is not JSON; a
-// line that is not a JSON object or array gets JSON-RPC's parse error
-// instead (and one over maxLine an invalid-request error), and the
-// session goes on.
+// first. The SDK's reader ends the session on a line that is not JSON, or
+// not a JSON-RPC message it can take; a line that is not a JSON object or
+// array gets JSON-RPC's parse error instead, one over maxLine or one that
+// checkMessage refuses an invalid-request error, and the session goes on.
 func guardLines(in io.Reader, out io.Writer, log io.Writer) mcp.Transport {
 	pr, pw := io.Pipe()
 	w := &lockedWriter{w: out}
@@ -31,12 +31,17 @@ func guardLines(in io.Reader, out io.Writer, log io.Writer) mcp.Transport {
 			switch {
 			case tooLong:
 				fmt.Fprintf(log, "zylos-memory mcp: refused a request line over %d bytes\n", maxLine)
-				w.Write(rpcError(-32600, fmt.Sprintf("request over %d bytes", maxLine)))
+				w.Write(rpcErrorID(nil, codeInvalidRequest, fmt.Sprintf("request over %d bytes", maxLine)))
 			case len(bytes.TrimSpace(line)) == 0:
 			case !isMessage(line):
 				fmt.Fprintf(log, "zylos-memory mcp: a request line that is not JSON: %.80q\n", line)
-				w.Write(rpcError(-32700, "parse error: each line must be one JSON-RPC message"))
+				w.Write(rpcErrorID(nil, codeParseError, "parse error: each line must be one JSON-RPC message"))
 			default:
+				if reply := checkMessage(line); reply != nil {
+					fmt.Fprintf(log, "zylos-memory mcp: refused a message that is not valid JSON-RPC: %.80q\n", line)
+					w.Write(reply)
+					break
+				}
 				if _, werr := pw.Write(append(line, '\n')); werr != nil {
 					return
 				}
@@ -74,11 +79,6 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 func isMessage(line []byte) bool {
 	t := bytes.TrimSpace(line)
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t)
-}
-
-func rpcError(code int, msg string) []byte {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
-	return append(b, '\n')
 }
 
 // lockedWriter keeps whole messages apart: the SDK writes each in one

@@ -229,7 +229,7 @@ func ParseAt(name string, src []byte, start, end int, section string) ([]Entry, 
 	if end < len(src) {
 		stop = min(p.lineEnd(end)+1, len(src))
 	}
-	blocks, ok := p.blocksBetween(boundNesting(src[:stop]), start, end, true)
+	blocks, ok := p.blocksBetween(bounded(src[:stop]), start, end, true)
 	if !ok {
 		return nil, false
 	}

@@ -99,9 +99,9 @@ func Parse(name string, src []byte) []Entry {
 	}
 	p := &entryParser{file: name, src: src, kind: kind, lines: lineStarts(src)}
 	if kind == KindSessionLine {
-		return p.sessionLines(parseMarkdown(boundNesting(src)))
+		return p.sessionLines(parseMarkdown(bounded(src)))
 	}
-	return p.allHeadingEntries(boundNesting(src))
+	return p.allHeadingEntries(bounded(src))
 }
 
 // parseMarkdown parses a whole source with the shared parser.

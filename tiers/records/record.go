@@ -2,10 +2,12 @@ package records
 
 import (
 	"crypto/md5"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -115,6 +117,44 @@ func Slugify(s string) string {
 		slug = strings.TrimRight(slug[:IDMax], "-")
 	}
 	return slug
+}
+
+// titleHashLen is how many hex digits of a title's hash an id carries
+// (48 bits: two titles of one category sharing an id is out of reach).
+const titleHashLen = 12
+
+// TitleID is the id a new record of title gets. A title the slug keeps
+// whole (ASCII letters and digits; accents fold away) gets its slug, as
+// the claude-memory plugin names it. A title with letters or digits of
+// another script, or with none the slug keeps ("数据库选择", "🚀🚀"), gets
+// its slug, if any, and a hash of the title, so that it has an id and two
+// titles never share one ("使用SQLite存储" is sqlite-<hash>, not sqlite).
+func TitleID(title string) string {
+	slug := Slugify(title)
+	title = norm.NFC.String(strings.TrimSpace(title))
+	if title == "" || (slug != "" && !dropsLetters(title)) {
+		return slug
+	}
+	sum := sha256.Sum256([]byte(title))
+	h := hex.EncodeToString(sum[:])[:titleHashLen]
+	if slug == "" {
+		return h
+	}
+	if room := IDMax - titleHashLen - 1; len(slug) > room {
+		slug = strings.TrimRight(slug[:room], "-")
+	}
+	return slug + "-" + h
+}
+
+// dropsLetters reports a title with letters or digits Slugify drops: any
+// outside ASCII once accents are folded away.
+func dropsLetters(title string) bool {
+	for _, r := range norm.NFKD.String(title) {
+		if r >= 0x80 && (unicode.IsLetter(r) || unicode.IsNumber(r)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ValidID reports whether id has the form of the claude-memory plugin's ID_PATTERN.

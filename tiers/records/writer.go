@@ -164,7 +164,7 @@ func (w *writer) maybeRename(old, d doc) string {
 	if w.KeepID || titleChange(old.str("title"), d.str("title")) <= 0.5 {
 		return ""
 	}
-	slug := Slugify(d.str("title"))
+	slug := TitleID(d.str("title"))
 	if slug == "" || slug == d.str("id") {
 		return ""
 	}
