@@ -642,3 +642,43 @@ func TestMCPReadsWhatItSaves(t *testing.T) {
 		t.Errorf("update with the hash read: %.300s", got)
 	}
 }
+
+// Two agents' MCP servers save at once: every journal commit holds
+// exactly its own save, under its own session; none lands in an external
+// edit or in the other session's commit, so undo --session takes back one
+// session's saves only.
+func TestMCPConcurrentSavesEachTheirOwnCommit(t *testing.T) {
+	zylos := mcpHome(t)
+	const saves = 16
+	var wg sync.WaitGroup
+	for _, session := range []string{"sess-a", "sess-b"} {
+		s, _ := mcpSession(t, zylos, "CLAUDE_CODE_SESSION_ID="+session)
+		for i := 0; i < saves; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mustCall(t, s, "memory_save", map[string]any{"category": "decision", "title": fmt.Sprintf("Decision %d of %s", i, session),
+					"content": map[string]any{"decision": "d", "context": "c", "rationale": []string{"r"}, "status": "accepted"}})
+			}()
+		}
+	}
+	wg.Wait()
+	log := gitIn(t, filepath.Join(zylos, "memory"), "log", "--name-only", "--format=%x1e%s|%(trailers:key=Zylos-Session,valueonly,separator=)")
+	counted := map[string]int{}
+	for _, rec := range strings.Split(log, "\x1e") {
+		head, files, _ := strings.Cut(strings.TrimSpace(rec), "\n")
+		subject, session, _ := strings.Cut(head, "|")
+		for _, f := range strings.Fields(files) {
+			if !strings.HasPrefix(f, "records/decisions/decision-") {
+				continue
+			}
+			if !strings.HasPrefix(subject, "mcp memory_save: ") || !strings.HasSuffix(f, "-of-"+session+".json") {
+				t.Errorf("%s in the commit %q of session %q", f, subject, session)
+			}
+			counted[session]++
+		}
+	}
+	if counted["sess-a"] != saves || counted["sess-b"] != saves {
+		t.Errorf("records committed per session: %v, want %d each", counted, saves)
+	}
+}
