@@ -132,8 +132,10 @@ func journaled(ev Event, h Handler) Handler {
 		own := journal.Change{Source: journal.FromHook, Session: in.SessionID, Tool: in.ToolName}
 		switch {
 		case !inMemory:
-			// The tool wrote outside memory: only what others changed.
-			_, cerr = j.CommitOutside(ctx)
+			// The tool wrote outside memory: nothing of the agent's to
+			// commit, so nothing an editor did can be folded into it (its
+			// PreToolUse committed what was pending; the next hook or the
+			// service commits what came since).
 		case opened:
 			var also []string
 			if writesOwn {
