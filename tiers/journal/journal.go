@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/flock"
@@ -398,14 +397,6 @@ func (j *Journal) gitLocks() []string {
 	}
 	refs, _ := filepath.Glob(filepath.Join(j.gitDir, "refs", "heads", "*.lock"))
 	return append(out, refs...)
-}
-
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // busy says why git cannot take a commit now: a merge, rebase,
