@@ -13,12 +13,7 @@ import (
 
 // openJournal is the home's journal as a hook's change is committed to
 // it: the hook's clock, and git run in the hook's environment.
-func openJournal(env Env) *journal.Journal {
-	j := journal.Open(env.Layout)
-	j.Now = env.Now
-	j.Environ = env.Environ
-	return j
-}
+func openJournal(env Env) *journal.Journal { return env.home().Journal() }
 
 // journalNote turns a journal failure into one line for the hook's
 // stderr, once for each new problem and never for a busy repository.

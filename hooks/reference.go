@@ -15,14 +15,16 @@ import (
 // mends it, or knows the file changed, at once; what changed is noted on
 // stderr.
 func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
-	h := bridge.Home{Layout: env.Layout, Now: env.Now(), MaxCreates: bridge.BoundedCreates}
-	rel, ok := h.ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
+	h := env.home()
+	rel, ok := h.Bridge().ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
 	if !ok {
 		return nil, "", nil
 	}
 	var notes []string
+	warn := h.Warn
 	h.Warn = func(s string) { notes = append(notes, s) }
-	rep, err := bridge.Ingest(h, false)
+	rep, err := h.Ingest(false, bridge.BoundedCreates)
+	h.Warn = warn
 	if err != nil {
 		return nil, "", fmt.Errorf("ingest %s: %w", rel, err)
 	}
