@@ -1,14 +1,17 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // Check statuses, as doctor prints them.
@@ -39,10 +42,34 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 // Diagnose checks a home: its dirs, core.md, the C4 and scheduler
 // databases, that every hook is registered, points at an executable
 // and answers within its timeout, and that the MCP server answers.
+//
+// The C4 backlog is weighed against the layout's own sync threshold; Home
+// checks an opened home with its settings.
 func Diagnose(l tiers.Layout) []Check {
+	return diagnose(l, checkC4(l))
+}
+
+// Home is the whole list of checks doctor prints and the memory service
+// shows, for a home opened with its settings: Diagnose's, the C4 backlog
+// against the sync threshold the hooks and memory_status use, then more
+// (the memory service's and the dashboard's own, which depend on this
+// package), then the memory journal's.
+func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
+	checks := append(diagnose(h.Layout, c4Backlog(h.Layout, h.Settings.SyncThreshold)), more...)
+	loc, err := h.Layout.Location()
+	if err != nil {
+		loc = time.Local // as the service shows its own times
+	}
+	for _, l := range h.Journal().State(ctx, true).Lines(loc) {
+		checks = append(checks, Check{Status: l[0], Name: l[1], Detail: l[2]})
+	}
+	return checks
+}
+
+func diagnose(l tiers.Layout, c4 Check) []Check {
 	checks := []Check{checkDirs(l)}
 	checks = append(checks, checkInjected(l)...)
-	checks = append(checks, checkC4(l), checkSchedulerDB(l))
+	checks = append(checks, c4, checkSchedulerDB(l))
 	checks = append(checks, checkHooks(l)...)
 	return append(checks, checkMCP(l)...)
 }
@@ -94,7 +121,12 @@ func checkInjected(l tiers.Layout) []Check {
 	return out
 }
 
-func checkC4(l tiers.Layout) Check {
+// checkC4 is the C4 backlog against the layout's own sync threshold.
+func checkC4(l tiers.Layout) Check { return c4Backlog(l, l.Kind().SyncThreshold) }
+
+// c4Backlog checks the C4 database and warns when its backlog is over
+// threshold.
+func c4Backlog(l tiers.Layout, threshold int) Check {
 	db, err := c4sync.Open(l.C4DB())
 	if err != nil {
 		return Check{Fail, "c4 db", err.Error()}
@@ -105,7 +137,7 @@ func checkC4(l tiers.Layout) Check {
 		return Check{Fail, "c4 db", err.Error()}
 	}
 	status := OK
-	if r.Count > int64(l.Kind().SyncThreshold) {
+	if r.Count > int64(threshold) {
 		status = Warn
 	}
 	return Check{status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count)}
