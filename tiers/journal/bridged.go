@@ -43,8 +43,7 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 			if err := json.Unmarshal(cur, &current); err != nil {
 				return fmt.Errorf("memory/%s is not a record now: %w", rel, err)
 			}
-			changes, _ := current["changes"].([]any)
-			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": why})
+			doc = records.Restored(doc, current, now.UTC().Format(time.RFC3339), why)
 			var view records.View
 			if h.HasView() {
 				view = h.View() // the record's entry follows it, as with records write
