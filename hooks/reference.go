@@ -16,10 +16,11 @@ import (
 // stderr.
 func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
 	h := env.home()
-	rel, ok := h.Bridge().ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
-	if !ok {
+	t, err := h.Resolve(guard.FilePath(in.ToolInput), in.Cwd)
+	if err != nil || !t.Reference {
 		return nil, "", nil
 	}
+	rel := t.Rel
 	var notes []string
 	warn := h.Warn
 	h.Warn = func(s string) { notes = append(notes, s) }

@@ -84,8 +84,8 @@ var handlers = map[string]Handler{
 	UserPromptSubmit.Command:   outsideFirst(UserPromptSubmit, userPromptSubmit),
 	Stop.Command:               outsideFirst(Stop, stop),
 	PreToolUse.Command:         openIntent(preToolUse),
-	PostToolUse.Command:        journaled(PostToolUse, postToolUse),
-	PostToolUseFailure.Command: journaled(PostToolUseFailure, toolFailed),
+	PostToolUse.Command:        toolChange(PostToolUse, postToolUse),
+	PostToolUseFailure.Command: toolChange(PostToolUseFailure, toolFailed),
 }
 
 // toolFailed answers nothing: a failed call is only committed, for what it

@@ -58,7 +58,8 @@ type Home struct {
 	// gives it to Warn as "journal: ...". It is never the change's failure.
 	JournalNote func(error)
 
-	journal *journal.Journal
+	journal  *journal.Journal
+	resolved *resolution
 }
 
 // Open opens the home o names: the layout with its kind detected once,
@@ -229,4 +230,35 @@ func (h *Home) Undo(ctx context.Context, c journal.Change, session string, dryRu
 		return plan.Lines(loc), nil
 	}
 	return j.Undo(ctx, c, session, loc)
+}
+
+// Target is the memory file a path names, resolved once for the request.
+type Target struct {
+	Rel string // relative to memory/, with forward slashes
+	// Reference is a record-backed reference file (reference/decisions.md),
+	// whose edits the records follow (Ingest).
+	Reference bool
+}
+
+// Resolve resolves path (absolute, relative to cwd, to the home or to
+// memory/; a record id or a reference entry id stands for its file) to
+// the memory file it names, links followed as the records guard follows
+// them: the one reading of a tool's path for the journal and the ingest.
+// A path outside the memory is journal.ErrOutside.
+func (h *Home) Resolve(path, cwd string) (Target, error) {
+	if r := h.resolved; r != nil && r.path == path && r.cwd == cwd {
+		return r.target, r.err
+	}
+	rel, err := h.Journal().Rel(path, cwd)
+	t := Target{Rel: rel, Reference: err == nil && bridge.IsReferenceFile(rel)}
+	h.resolved = &resolution{path: path, cwd: cwd, target: t, err: err}
+	return t, err
+}
+
+// resolution is the last path Resolve resolved: the hooks of one tool
+// call ask for the same path more than once.
+type resolution struct {
+	path, cwd string
+	target    Target
+	err       error
 }

@@ -3,7 +3,6 @@ package journal
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -71,7 +70,7 @@ const (
 )
 
 func (j *Journal) kindOf(rel string) fileKind {
-	if _, ok := (bridge.Home{Layout: j.layout}).ReferenceFile(filepath.Join(j.dir, filepath.FromSlash(rel)), ""); ok {
+	if bridge.IsReferenceFile(rel) {
 		return referenceFile
 	}
 	parts := strings.Split(rel, "/")
