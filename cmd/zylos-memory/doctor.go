@@ -5,7 +5,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/tiers/home"
@@ -32,5 +31,5 @@ func newDoctorCommand() *cli.Command {
 // request, as doctor prints it and the memory service's dashboard shows
 // it.
 func checks(ctx context.Context, e *env, h *home.Home) []doctor.Check {
-	return doctor.Home(ctx, h, resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
+	return doctor.Home(ctx, h, dashboard.Diagnose(e.layout))
 }

@@ -8,27 +8,23 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks/resident"
+	"github.com/zylos/zylos-memory/internal/doctor/check"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
 )
 
-// Check statuses, as doctor prints them.
+// Check statuses, as doctor prints them (see package check).
 const (
-	OK   = "ok"
-	Warn = "warn"
-	Fail = "FAIL"
+	OK   = check.OK
+	Warn = check.Warn
+	Fail = check.Fail
 )
 
 // Check is one line of the doctor's report.
-type Check struct {
-	Status string
-	Name   string
-	Detail string
-}
-
-func (c Check) String() string { return fmt.Sprintf("%-4s  %s: %s", c.Status, c.Name, c.Detail) }
+type Check = check.Check
 
 // WriteReport prints one line per check and tells whether any failed.
 func WriteReport(w io.Writer, checks []Check) (failed bool) {
@@ -51,11 +47,12 @@ func Diagnose(l tiers.Layout) []Check {
 
 // Home is the whole list of checks doctor prints and the memory service
 // shows, for a home opened with its settings: Diagnose's, the C4 backlog
-// against the sync threshold the hooks and memory_status use, then more
-// (the memory service's and the dashboard's own, which depend on this
+// against the sync threshold the hooks and memory_status use, the hook
+// service's, then more (the dashboard's own, which imports this
 // package), then the memory journal's.
 func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
-	checks := append(diagnose(h.Layout, c4Backlog(h.Layout, h.Settings.SyncThreshold)), more...)
+	checks := append(diagnose(h.Layout, c4Backlog(h.Layout, h.Settings.SyncThreshold)), resident.Diagnose(h.Layout))
+	checks = append(checks, more...)
 	loc, err := h.Layout.Location()
 	if err != nil {
 		loc = time.Local // as the service shows its own times
@@ -78,13 +75,13 @@ func checkDirs(l tiers.Layout) Check {
 	for _, dir := range []string{l.MemoryDir(), l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()} {
 		st, err := os.Stat(dir)
 		if err != nil {
-			return Check{Fail, "dirs", fmt.Sprintf("%s: %v (run: zylos-memory init)", dir, err)}
+			return line(Fail, "dirs", fmt.Sprintf("%s: %v (run: zylos-memory init)", dir, err))
 		}
 		if !st.IsDir() {
-			return Check{Fail, "dirs", dir + " is not a directory"}
+			return line(Fail, "dirs", dir+" is not a directory")
 		}
 	}
-	return Check{OK, "dirs", l.MemoryDir() + " with reference/, sessions/, archive/"}
+	return line(OK, "dirs", l.MemoryDir()+" with reference/, sessions/, archive/")
 }
 
 // checkInjected checks the layout's always-injected files against their
@@ -94,7 +91,7 @@ func checkInjected(l tiers.Layout) []Check {
 	kind := l.Kind()
 	budgets, err := kind.Budgets(l)
 	if err != nil {
-		return []Check{{Fail, "memory files", err.Error()}}
+		return []Check{line(Fail, "memory files", err.Error())}
 	}
 	var out []Check
 	for _, b := range budgets {
@@ -102,20 +99,20 @@ func checkInjected(l tiers.Layout) []Check {
 		if b.Size >= 0 {
 			f, err := regfile.Open(path)
 			if err != nil {
-				out = append(out, Check{Fail, b.File, err.Error()})
+				out = append(out, line(Fail, b.File, err.Error()))
 				continue
 			}
 			f.Close()
 		}
 		switch {
 		case b.Size < 0:
-			out = append(out, Check{Fail, b.File, "missing (run: zylos-memory init)"})
+			out = append(out, line(Fail, b.File, "missing (run: zylos-memory init)"))
 		case b.Size > b.Budget:
-			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: %s)", b.Size, b.Budget, kind.BudgetAdvice)})
+			out = append(out, line(Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: %s)", b.Size, b.Budget, kind.BudgetAdvice)))
 		case b.WarnAt > 0 && b.Size > b.WarnAt:
-			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)})
+			out = append(out, line(Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)))
 		default:
-			out = append(out, Check{OK, b.File, fmt.Sprintf("%d of %d bytes", b.Size, b.Budget)})
+			out = append(out, line(OK, b.File, fmt.Sprintf("%d of %d bytes", b.Size, b.Budget)))
 		}
 	}
 	return out
@@ -129,16 +126,21 @@ func checkC4(l tiers.Layout) Check { return c4Backlog(l, l.Kind().SyncThreshold)
 func c4Backlog(l tiers.Layout, threshold int) Check {
 	db, err := c4sync.Open(l.C4DB())
 	if err != nil {
-		return Check{Fail, "c4 db", err.Error()}
+		return line(Fail, "c4 db", err.Error())
 	}
 	defer db.Close()
 	r, err := db.Unsummarized()
 	if err != nil {
-		return Check{Fail, "c4 db", err.Error()}
+		return line(Fail, "c4 db", err.Error())
 	}
 	status := OK
 	if r.Count > int64(threshold) {
 		status = Warn
 	}
-	return Check{status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count)}
+	return line(status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count))
+}
+
+// line is a check of the report.
+func line(status, name, detail string) Check {
+	return Check{Status: status, Name: name, Detail: detail}
 }
