@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -51,6 +53,21 @@ func (e Env) opened() Env {
 	}
 	e.Layout = e.Home.Layout
 	return e
+}
+
+// Executable is this binary's absolute path, symlinks resolved: what the
+// hooks are registered with, what the commands they advise run, and what
+// the memory service compares a hook's own binary with (the kernel names
+// /proc/self/exe by its resolved path).
+func Executable() (string, error) {
+	binary, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	return binary, nil
 }
 
 // home is the hook's home (see opened).

@@ -90,23 +90,10 @@ func (e *env) localNow() (time.Time, error) {
 	return e.now().In(loc), nil
 }
 
-// executable is this binary's absolute path, symlinks resolved: what the
-// hooks are registered with and what the commands they advise run.
-func executable() (string, error) {
-	binary, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
-		binary = resolved
-	}
-	return binary, nil
-}
-
 // invocation is how the agent runs this binary for this home (see
 // hooks.Invocation); the bare name when the binary cannot be located.
 func (e *env) invocation() string {
-	binary, err := executable()
+	binary, err := hooks.Executable()
 	if err != nil {
 		binary = "zylos-memory"
 	}

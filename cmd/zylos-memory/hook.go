@@ -39,7 +39,7 @@ func hookCommand(ev hooks.Event) *cli.Command {
 			}
 			cwd, _ := os.Getwd()
 			opts.Env = hooks.Env{Layout: e.layout, Now: e.now, Getenv: os.Getenv, Cwd: cwd}
-			if binary, err := executable(); err == nil {
+			if binary, err := hooks.Executable(); err == nil {
 				opts.Env.Binary = binary
 			}
 			if code := hooks.Run(c.Context, ev, opts); code != 0 {
