@@ -44,6 +44,23 @@ func envFrom(c *cli.Context) (*env, error) {
 // homeEnv is the env without the memory check, for the commands that only
 // touch the C4 database.
 func homeEnv(c *cli.Context) (*env, error) {
+	if e, ok := c.App.Metadata[envKey].(*env); ok {
+		return e, nil // opened once for the command
+	}
+	e, err := openEnv(c)
+	if err == nil {
+		if c.App.Metadata == nil {
+			c.App.Metadata = map[string]any{}
+		}
+		c.App.Metadata[envKey] = e
+	}
+	return e, err
+}
+
+// envKey is where the command's env is kept, once opened.
+const envKey = "zylos-memory env"
+
+func openEnv(c *cli.Context) (*env, error) {
 	dir := c.String("zylos-dir")
 	if dir == "" {
 		return nil, fmt.Errorf("--zylos-dir is empty")
