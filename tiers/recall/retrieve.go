@@ -95,7 +95,8 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		}
 		limit, budget, attrs = s.maxInject, s.excerptBudget, s.descriptions
 	}
-	if _, err := fulltext.Terms(opts.Prompt); err != nil {
+	terms, err := fulltext.Terms(opts.Prompt)
+	if err != nil {
 		return "", nil
 	}
 	h := fulltext.HomeOf(opts.Layout, opts.Root)
@@ -126,8 +127,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		}
 	}
 	if opts.Answers {
-		ts, _ := fulltext.Terms(opts.Prompt)
-		return formatAnswers(opts.Root, attrs, ranked, ts, budget), nil
+		return formatAnswers(opts.Root, attrs, ranked, terms, budget), nil
 	}
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil
