@@ -69,7 +69,7 @@ func (r *Runner) act(h *opened.Home, t *Task, key string, now time.Time, retry b
 	case t.Name == ConsolidationTask:
 		return r.consolidate(t, key, now)
 	case t.Name == SnapshotTask:
-		return r.snapshot(now)
+		return r.snapshot(h, now)
 	}
 	return failed(fmt.Errorf("unknown built-in task %q", t.Name))
 }
@@ -179,8 +179,8 @@ func (r *Runner) rotate(h *opened.Home, now time.Time) outcome {
 
 // snapshot commits memory/ to git; no git, no change or a busy repository
 // is a skipped run, never a failure of the daemon.
-func (r *Runner) snapshot(now time.Time) outcome {
-	msg, err := journal.Open(r.Layout).Snapshot(now.In(r.Home))
+func (r *Runner) snapshot(h *opened.Home, now time.Time) outcome {
+	msg, err := h.Journal().Snapshot(now.In(r.Home))
 	if errors.Is(err, journal.ErrSnapshotSkipped) {
 		return skipped("%s", strings.TrimPrefix(err.Error(), journal.ErrSnapshotSkipped.Error()+": "))
 	}

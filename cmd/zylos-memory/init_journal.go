@@ -37,7 +37,7 @@ func initFrom(c *cli.Context, e *env) error {
 // initJournal turns the journal on or off as asked, and rebuilds the
 // search index of a home made from a remote.
 func initJournal(c *cli.Context, e *env) error {
-	j := journal.Open(e.layout)
+	j := e.home.Journal()
 	if c.IsSet("journal") {
 		if err := j.SetOff(!c.Bool("journal")); err != nil {
 			return fmt.Errorf("init --journal: %w", err)
