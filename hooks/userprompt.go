@@ -20,10 +20,14 @@ import (
 // files, and the prompt waits for both.
 func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	if err := capture(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt); err != nil {
+	db, err := captureOpen(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt)
+	if err != nil {
 		notes = append(notes, "capture prompt: "+err.Error())
 	}
-	checkTrigger := start(func() (string, error) { return promptTrigger(ctx, env, in.SessionID) })
+	if db != nil {
+		defer db.Close()
+	}
+	checkTrigger := start(func() (string, error) { return promptTrigger(ctx, env, in.SessionID, db) })
 	memories, warnings, err := retrieve(ctx, env, in)
 	trigger, triggerErr := checkTrigger(ctx)
 	if triggerErr != nil {
