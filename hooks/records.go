@@ -11,6 +11,7 @@ import (
 	"github.com/zylos/zylos-memory/hooks/guard"
 	"github.com/zylos/zylos-memory/hooks/triage"
 	"github.com/zylos/zylos-memory/internal/hookstate"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/recall"
@@ -102,6 +103,7 @@ func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, er
 	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
 		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
 		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), Answers: true,
+		Room: contextBudget - jsstring.Len(longestTrigger(env.Layout.Kind())) - len("\n\n"),
 	})
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }
