@@ -14,7 +14,6 @@ import (
 	"github.com/zylos/zylos-memory/internal/jsstring"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
-	"github.com/zylos/zylos-memory/tiers/recall"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -100,11 +99,8 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 // prompt; problems only mean fewer memories, said on stderr.
 func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, err error) {
 	var warn bytes.Buffer
-	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
-		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
-		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), Answers: true,
-		Room: contextBudget - jsstring.Len(longestTrigger(env.Layout.Kind())) - len("\n\n"),
-	})
+	room := contextBudget - jsstring.Len(longestTrigger(env.Layout.Kind())) - len("\n\n")
+	text, err = env.home().Retrieve(ctx, in.Prompt, room, fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), &warn)
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }
 

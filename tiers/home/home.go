@@ -2,6 +2,7 @@ package home
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/journal"
+	"github.com/zylos/zylos-memory/tiers/recall"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -261,4 +263,16 @@ type resolution struct {
 	path, cwd string
 	target    Target
 	err       error
+}
+
+// Retrieve is the block of memories related to prompt that the prompt
+// hook injects, fitted once to room (the part of the context left to it;
+// see recall.RetrieveOptions.Room), over the home's own records on the
+// request's clock. reindex, when set, starts a build of a missing search
+// index in a process of its own; warnings go to warn.
+func (h *Home) Retrieve(ctx context.Context, prompt string, room int, reindex func() error, warn io.Writer) (string, error) {
+	return recall.Retrieve(ctx, recall.RetrieveOptions{
+		Prompt: prompt, Root: h.Layout.RecordsDir(), Layout: h.Layout, Now: h.Now(), Warn: warn,
+		Reindex: reindex, Answers: true, Room: room,
+	})
 }
