@@ -51,7 +51,12 @@ func Diagnose(l tiers.Layout) []Check {
 // service's, then more (the dashboard's own, which imports this
 // package), then the memory journal's.
 func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
-	checks := append(diagnose(h.Layout, c4Backlog(h.Layout, h.Settings.SyncThreshold)), resident.Diagnose(h.Layout))
+	c4 := c4Backlog(h.Layout, h.Settings.SyncThreshold)
+	if err := h.Settings.ThresholdErr; err != nil && c4.Status == OK {
+		// The hooks and memory_status ignore it as the doctor does; say so.
+		c4 = line(Warn, c4.Name, fmt.Sprintf("%s; %v, so the layout's %d is used", c4.Detail, err, h.Settings.SyncThreshold))
+	}
+	checks := append(diagnose(h.Layout, c4), resident.Diagnose(h.Layout))
 	checks = append(checks, more...)
 	loc, err := h.Layout.Location()
 	if err != nil {

@@ -8,9 +8,10 @@
 // front ends above it used to assemble each on their own: the layout with
 // its kind detected once (tiers.Layout.Pinned), the clock, the effective
 // settings (Settings: the sync threshold), the journal and the records'
-// markdown view. Its operations are the changes a front end makes: Save
-// (a records write, its markdown and its journal commit), Around (any
-// other command's change), Ingest, Restore and Undo.
+// markdown view. Its operations are what a front end needs: Save (a
+// records write, its markdown and its journal commit), Around (any other
+// command's change), Ingest, Restore and Undo; Resolve (a tool's path to
+// one memory file) and Retrieve (the prompt's memories, fitted once).
 //
 // It is a package of its own, not the root of tiers, because it sits
 // above tiers/records, tiers/bridge and tiers/journal, which all import
