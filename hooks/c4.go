@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"strconv"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
@@ -43,17 +42,14 @@ func c4Unsummarized(ctx context.Context, l tiers.Layout) (c4sync.Range, error) {
 	})
 }
 
-// thresholdEnv sets the sync threshold, as for `c4 session-init` and
-// `c4 threshold-check`. A value that is not a count is ignored: a hook
-// must not fail on its configuration.
-const thresholdEnv = "C4_SYNC_THRESHOLD"
+// syncThreshold is the home's (tiers.SyncThresholdVar, else the
+// layout's): a value that is not a count is ignored, as a hook must not
+// fail on its configuration.
+func syncThreshold(env Env) int { return env.home().Settings.SyncThreshold }
 
-func syncThreshold(env Env) int {
-	if n, err := strconv.Atoi(env.getenv(thresholdEnv)); err == nil && n >= 0 {
-		return n
-	}
-	return env.Layout.Kind().SyncThreshold
-}
+// thresholdEnv sets the sync threshold, as for `c4 session-init` and
+// `c4 threshold-check`.
+const thresholdEnv = tiers.SyncThresholdVar
 
 func withC4[T any](ctx context.Context, l tiers.Layout, fn func(*c4sync.DB) (T, error)) (T, error) {
 	var none T

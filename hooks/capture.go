@@ -21,24 +21,37 @@ func capturing(env Env) bool { return env.getenv(CaptureEnv) == "1" }
 // database on first use: a home without a comm-bridge is what capture is
 // for.
 func capture(ctx context.Context, env Env, direction, sessionID, text string) error {
+	db, err := captureOpen(ctx, env, direction, sessionID, text)
+	if db != nil {
+		db.Close()
+	}
+	return err
+}
+
+// captureOpen is capture that answers the database it wrote to, still
+// open (nil when nothing was captured), for the prompt's sync trigger to
+// read the backlog on: the caller closes it.
+func captureOpen(ctx context.Context, env Env, direction, sessionID, text string) (*c4sync.DB, error) {
 	if text == "" || !capturing(env) {
-		return nil
+		return nil, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	path := env.Layout.C4DB()
 	if _, err := c4sync.FirstUse(path); err != nil {
-		return err
+		return nil, err
 	}
 	db, err := c4sync.OpenWrite(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer db.Close()
 	if env.Now != nil {
 		db.SetClock(env.Now)
 	}
-	_, err = db.Record(direction, CaptureChannel, sessionID, text)
-	return err
+	if _, err := db.Record(direction, CaptureChannel, sessionID, text); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }

@@ -13,12 +13,7 @@ import (
 
 // openJournal is the home's journal as a hook's change is committed to
 // it: the hook's clock, and git run in the hook's environment.
-func openJournal(env Env) *journal.Journal {
-	j := journal.Open(env.Layout)
-	j.Now = env.Now
-	j.Environ = env.Environ
-	return j
-}
+func openJournal(env Env) *journal.Journal { return env.home().Journal() }
 
 // journalNote turns a journal failure into one line for the hook's
 // stderr, once for each new problem and never for a busy repository.
@@ -71,7 +66,8 @@ func openIntent(h Handler) Handler {
 		j := openJournal(env)
 		intent := journal.Intent{ID: in.ToolUseID, Session: in.SessionID, Tool: in.ToolName, Shell: in.ToolName == "Bash"}
 		if !intent.Shell {
-			rel, rerr := j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
+			t, rerr := env.home().Resolve(guard.FilePath(in.ToolInput), in.Cwd)
+			rel := t.Rel
 			if rerr != nil {
 				_, cerr := j.CommitOutside(ctx)
 				ans.Message = journalNote(j, PreToolUse, cerr)
@@ -81,7 +77,7 @@ func openIntent(h Handler) Handler {
 		}
 		if intent.ID == "" {
 			// A client that sends no tool_use_id: the PostToolUse
-			// commits as it can (see journaled).
+			// commits as it can (see toolChange).
 			_, cerr := j.CommitOutside(ctx)
 			ans.Message = journalNote(j, PreToolUse, cerr)
 			return ans, nil
@@ -91,14 +87,14 @@ func openIntent(h Handler) Handler {
 	}
 }
 
-// journaled commits what a tool call changed in the memory, attributed to
+// toolChange commits what a tool call changed in the memory, attributed to
 // the session, the tool and the call, after h has answered (an edit of a
 // reference file is ingested into the records first, so they are one
 // change). When the change removed lines from core memory or a reference
 // file, the agent is told at once, with the command that puts them back.
 // The journal never fails the hook: its trouble is one line on stderr,
 // once.
-func journaled(ev Event, h Handler) Handler {
+func toolChange(ev Event, h Handler) Handler {
 	return func(ctx context.Context, env Env, in Input) (Answer, error) {
 		j := openJournal(env)
 		if j.Off() {
@@ -106,9 +102,8 @@ func journaled(ev Event, h Handler) Handler {
 		}
 		rel, inMemory := "", in.ToolName == "Bash"
 		if !inMemory {
-			var err error
-			rel, err = j.Rel(guard.FilePath(in.ToolInput), in.Cwd)
-			inMemory = err == nil
+			t, err := env.home().Resolve(guard.FilePath(in.ToolInput), in.Cwd)
+			rel, inMemory = t.Rel, err == nil
 		}
 		opened := j.HasIntent(in.ToolUseID)
 		var mark journal.Mark

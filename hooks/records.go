@@ -11,9 +11,9 @@ import (
 	"github.com/zylos/zylos-memory/hooks/guard"
 	"github.com/zylos/zylos-memory/hooks/triage"
 	"github.com/zylos/zylos-memory/internal/hookstate"
+	"github.com/zylos/zylos-memory/internal/jsstring"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
-	"github.com/zylos/zylos-memory/tiers/recall"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -99,10 +99,8 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 // prompt; problems only mean fewer memories, said on stderr.
 func retrieve(ctx context.Context, env Env, in Input) (text, warnings string, err error) {
 	var warn bytes.Buffer
-	text, err = recall.Retrieve(ctx, recall.RetrieveOptions{
-		Prompt: in.Prompt, Root: env.Layout.RecordsDir(), Layout: env.Layout, Now: env.Now(), Warn: &warn,
-		Reindex: fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), Answers: true,
-	})
+	room := contextBudget - jsstring.Len(longestTrigger(env.Layout.Kind())) - len("\n\n")
+	text, err = env.home().Retrieve(ctx, in.Prompt, room, fulltext.BackgroundReindex(env.Binary, env.Layout.ZylosDir), &warn)
 	return text, strings.TrimRight(warn.String(), "\n"), err
 }
 

@@ -15,14 +15,17 @@ import (
 // mends it, or knows the file changed, at once; what changed is noted on
 // stderr.
 func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
-	h := bridge.Home{Layout: env.Layout, Now: env.Now(), MaxCreates: bridge.BoundedCreates}
-	rel, ok := h.ReferenceFile(guard.FilePath(in.ToolInput), in.Cwd)
-	if !ok {
+	h := env.home()
+	t, err := h.Resolve(guard.FilePath(in.ToolInput), in.Cwd)
+	if err != nil || !t.Reference {
 		return nil, "", nil
 	}
+	rel := t.Rel
 	var notes []string
+	warn := h.Warn
 	h.Warn = func(s string) { notes = append(notes, s) }
-	rep, err := bridge.Ingest(h, false)
+	rep, err := h.Ingest(false, bridge.BoundedCreates)
+	h.Warn = warn
 	if err != nil {
 		return nil, "", fmt.Errorf("ingest %s: %w", rel, err)
 	}

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // DefaultDeadline is how long an entry point may take before it gives up
@@ -36,6 +39,43 @@ type Env struct {
 	// (KEY=value), for the programs it runs (the journal's git); nil is
 	// this process's.
 	Environ []string
+	// Home is the home opened once for the hook's request, from the
+	// fields above; nil opens one from them (see home).
+	Home *home.Home
+}
+
+// opened is e with its home opened, once for the whole hook, and its
+// layout the home's (the kind detected once).
+func (e Env) opened() Env {
+	if e.Home == nil {
+		lookup := func(k string) (string, bool) { v := e.getenv(k); return v, v != "" }
+		e.Home = home.Of(e.Layout, home.Options{LookupEnv: lookup, Cwd: e.Cwd, Environ: e.Environ, Now: e.Now})
+	}
+	e.Layout = e.Home.Layout
+	return e
+}
+
+// Executable is this binary's absolute path, symlinks resolved: what the
+// hooks are registered with, what the commands they advise run, and what
+// the memory service compares a hook's own binary with (the kernel names
+// /proc/self/exe by its resolved path).
+func Executable() (string, error) {
+	binary, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
+		binary = resolved
+	}
+	return binary, nil
+}
+
+// home is the hook's home (see opened).
+func (e Env) home() *home.Home {
+	if e.Home == nil {
+		return e.opened().Home
+	}
+	return e.Home
 }
 
 func (e Env) getenv(key string) string {
@@ -61,8 +101,8 @@ var handlers = map[string]Handler{
 	UserPromptSubmit.Command:   outsideFirst(UserPromptSubmit, userPromptSubmit),
 	Stop.Command:               outsideFirst(Stop, stop),
 	PreToolUse.Command:         openIntent(preToolUse),
-	PostToolUse.Command:        journaled(PostToolUse, postToolUse),
-	PostToolUseFailure.Command: journaled(PostToolUseFailure, toolFailed),
+	PostToolUse.Command:        toolChange(PostToolUse, postToolUse),
+	PostToolUseFailure.Command: toolChange(PostToolUseFailure, toolFailed),
 }
 
 // toolFailed answers nothing: a failed call is only committed, for what it
@@ -106,7 +146,7 @@ func Run(ctx context.Context, ev Event, opts Options) int {
 	if in.Cwd == "" {
 		in.Cwd = opts.Env.Cwd
 	}
-	ans, err := call(ctx, h, opts.Env, in)
+	ans, err := call(ctx, h, opts.Env.opened(), in)
 	if err != nil {
 		return failOpen(opts.Stderr, ev, err)
 	}

@@ -17,9 +17,17 @@ const triggerFile = "sync-trigger"
 
 // promptTrigger is the `[Action Required]` line for a prompt of the
 // session, or "" when it is not over the threshold or was already said.
-func promptTrigger(ctx context.Context, env Env, sessionID string) (string, error) {
+// db, when not nil, is the C4 database the prompt was just captured in,
+// read instead of opening it again.
+func promptTrigger(ctx context.Context, env Env, sessionID string, db *c4sync.DB) (string, error) {
 	threshold := syncThreshold(env)
-	r, err := c4Unsummarized(ctx, env.Layout)
+	var r c4sync.Range
+	var err error
+	if db != nil {
+		r, err = db.Unsummarized()
+	} else {
+		r, err = c4Unsummarized(ctx, env.Layout)
+	}
 	if err != nil || r.Count <= int64(threshold) {
 		return "", err
 	}

@@ -3,9 +3,8 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
-
-	"github.com/zylos/zylos-memory/internal/jsstring"
 
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
@@ -20,10 +19,14 @@ import (
 // files, and the prompt waits for both.
 func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	var notes []string
-	if err := capture(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt); err != nil {
+	db, err := captureOpen(ctx, env, c4sync.DirectionIn, in.SessionID, in.Prompt)
+	if err != nil {
 		notes = append(notes, "capture prompt: "+err.Error())
 	}
-	checkTrigger := start(func() (string, error) { return promptTrigger(ctx, env, in.SessionID) })
+	if db != nil {
+		defer db.Close()
+	}
+	checkTrigger := start(func() (string, error) { return promptTrigger(ctx, env, in.SessionID, db) })
 	memories, warnings, err := retrieve(ctx, env, in)
 	trigger, triggerErr := checkTrigger(ctx)
 	if triggerErr != nil {
@@ -35,14 +38,17 @@ func userPromptSubmit(ctx context.Context, env Env, in Input) (Answer, error) {
 	if warnings != "" {
 		notes = append(notes, warnings)
 	}
-	text := joinContext(trigger, memories)
-	if jsstring.Len(text) > contextBudget {
-		text = joinContext(trigger, tiers.CapContextFor(memories, contextBudget-jsstring.Len(trigger)-2,
-			"Search the rest with: "+env.invocation()+" search QUERY."))
-	}
-	ans := ContextAnswer(UserPromptSubmit.Name, text)
+	ans := ContextAnswer(UserPromptSubmit.Name, joinContext(trigger, memories))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s", UserPromptSubmit.Command, strings.Join(notes, "; "))
 	}
 	return ans, nil
+}
+
+// longestTrigger is the longest sync trigger a prompt of a home of kind
+// can carry: the memories are fitted, once, to what it leaves of the
+// context, while the trigger is looked up beside them.
+func longestTrigger(kind *tiers.Kind) string {
+	most := int64(math.MaxInt64)
+	return c4sync.TriggerLine(kind, c4sync.Range{Count: most, Begin: &most, End: &most})
 }

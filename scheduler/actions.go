@@ -13,8 +13,8 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
-	"github.com/zylos/zylos-memory/tiers/bridge"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
+	opened "github.com/zylos/zylos-memory/tiers/home"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
@@ -40,7 +40,7 @@ func failed(err error) outcome { return outcome{StatusError, err.Error()} }
 // interrupted before (a crash): a C4 message the slot already queued is
 // then found by its slot key instead of being queued again.
 func (r *Runner) perform(t *Task, slot, now time.Time, retry bool) outcome {
-	res := r.journaled(t.Name, func() outcome { return r.act(t, slotKey(t.Name, slot), now, retry) })
+	res := r.asChange(t.Name, now, func(h *opened.Home) outcome { return r.act(h, t, slotKey(t.Name, slot), now, retry) })
 	if res.status == StatusError {
 		r.Close()
 	}
@@ -53,7 +53,7 @@ func slotKey(task string, slot time.Time) string {
 	return fmt.Sprintf("scheduler:%s@%d", task, slot.Unix())
 }
 
-func (r *Runner) act(t *Task, key string, now time.Time, retry bool) outcome {
+func (r *Runner) act(h *opened.Home, t *Task, key string, now time.Time, retry bool) outcome {
 	if retry && queuesToC4(t) {
 		if res, done := r.queuedBefore(key); done {
 			return res
@@ -65,11 +65,11 @@ func (r *Runner) act(t *Task, key string, now time.Time, retry bool) outcome {
 	case t.Name == SyncTask:
 		return r.syncTrigger(t, key)
 	case t.Name == RotationTask:
-		return r.rotate(now)
+		return r.rotate(h, now)
 	case t.Name == ConsolidationTask:
 		return r.consolidate(t, key, now)
 	case t.Name == SnapshotTask:
-		return r.snapshot(now)
+		return r.snapshot(h, now)
 	}
 	return failed(fmt.Errorf("unknown built-in task %q", t.Name))
 }
@@ -156,7 +156,7 @@ func (r *Runner) syncTrigger(t *Task, key string) outcome {
 
 // rotate runs session rotation in-process; it is idempotent, which is why
 // a missed rotation always catches up.
-func (r *Runner) rotate(now time.Time) outcome {
+func (r *Runner) rotate(h *opened.Home, now time.Time) outcome {
 	steps, err := tiers.Rotate(r.Layout, now.In(r.Home))
 	msgs := steps.Messages(r.Layout.Kind())
 	if err != nil {
@@ -164,8 +164,8 @@ func (r *Runner) rotate(now time.Time) outcome {
 	}
 	// The daily pass also takes the day's hand edits of the reference tier
 	// into the records.
-	if h := (bridge.Home{Layout: r.Layout, Now: now}); h.HasView() {
-		rep, err := bridge.Ingest(h, false)
+	if h.HasView() {
+		rep, err := h.Ingest(false, 0)
 		if err != nil {
 			return failed(fmt.Errorf("%s; ingest: %w", strings.Join(msgs, " "), err))
 		}
@@ -179,8 +179,8 @@ func (r *Runner) rotate(now time.Time) outcome {
 
 // snapshot commits memory/ to git; no git, no change or a busy repository
 // is a skipped run, never a failure of the daemon.
-func (r *Runner) snapshot(now time.Time) outcome {
-	msg, err := journal.Open(r.Layout).Snapshot(now.In(r.Home))
+func (r *Runner) snapshot(h *opened.Home, now time.Time) outcome {
+	msg, err := h.Journal().Snapshot(now.In(r.Home))
 	if errors.Is(err, journal.ErrSnapshotSkipped) {
 		return skipped("%s", strings.TrimPrefix(err.Error(), journal.ErrSnapshotSkipped.Error()+": "))
 	}

@@ -2,19 +2,23 @@ package scheduler
 
 import (
 	"context"
+	"time"
 
+	opened "github.com/zylos/zylos-memory/tiers/home"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journaled runs a task's action as one change of the memory journal:
-// external edits found before it are committed first, then what the task
-// changed, as the scheduler's. A journal failure is not the task's; the
-// service's watch of the journal catches up and logs it.
-func (r *Runner) journaled(task string, act func() outcome) outcome {
-	j := journal.Open(r.Layout)
-	ctx := context.Background()
-	j.Commit(ctx, journal.Change{Source: journal.FromExternal})
-	res := act()
-	j.Commit(ctx, journal.Change{Source: journal.FromScheduler, Command: task})
+// asChange runs a task's action at now as one change of its home (see
+// home.Around): the external edits found before it are committed first,
+// then what the task changed, as the scheduler's. A journal failure is
+// not the task's; the service's watch of the journal catches up and logs
+// it. The home is opened for the task, and act works on it.
+func (r *Runner) asChange(task string, now time.Time, act func(h *opened.Home) outcome) outcome {
+	h := opened.Of(r.Layout, opened.Options{Now: func() time.Time { return now }})
+	var res outcome
+	h.Around(context.Background(), journal.Change{Source: journal.FromScheduler, Command: task}, func() error {
+		res = act(h)
+		return nil
+	})
 	return res
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -299,10 +300,36 @@ func (l Layout) SyncTargets() []string {
 	return append(files, l.CurrentSession())
 }
 
-// Kind is the home's layout (Detect without the found flag).
+// Kind is the home's layout (Detect without the found flag), or the one
+// Pinned kept.
 func (l Layout) Kind() *Kind {
+	if l.kind != nil {
+		return l.kind
+	}
 	k, _ := l.Detect()
 	return k
+}
+
+// SyncThresholdVar overrides a layout's sync threshold, for the hooks,
+// `c4 session-init`, `c4 threshold-check`, the doctor and memory_status
+// alike.
+const SyncThresholdVar = "C4_SYNC_THRESHOLD"
+
+// SyncThresholdIn is the sync threshold an environment sets: SyncThresholdVar
+// when it is a plain decimal count (the one form every reader of it takes
+// the same way), else k's own. A value set to anything else is also
+// answered as an error, for a command to refuse or a check to report; a
+// hook ignores it, as it must not fail on its configuration.
+func (k *Kind) SyncThresholdIn(lookupEnv func(string) (string, bool)) (int, error) {
+	v, ok := lookupEnv(SyncThresholdVar)
+	if !ok {
+		return k.SyncThreshold, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || strconv.Itoa(n) != v {
+		return k.SyncThreshold, fmt.Errorf("%s=%q is not a plain count", SyncThresholdVar, v)
+	}
+	return n, nil
 }
 
 func exists(p string) bool {

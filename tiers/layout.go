@@ -15,6 +15,18 @@ type Layout struct {
 	// LayoutEnv is the ZYLOS_MEMORY_LAYOUT of that environment ("" when
 	// unset): the layout of a home without either layout's files.
 	LayoutEnv string
+
+	kind *Kind // detected once by Pinned; nil: Kind detects on each call
+}
+
+// Pinned is l with its kind detected now and kept: Kind answers it from
+// then on without looking at the disk. A request that does not change the
+// layout (a hook, a tool call, a task) pins it once; init, which seeds a
+// layout, works on an unpinned one.
+func (l Layout) Pinned() Layout {
+	l.kind = nil
+	l.kind = l.Kind()
+	return l
 }
 
 // ZylosDir is the home a process works on unless --zylos-dir names one:

@@ -17,7 +17,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/mcpserver"
 	"github.com/zylos/zylos-memory/tiers"
-	"github.com/zylos/zylos-memory/tiers/journal"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 func main() {
@@ -76,5 +76,10 @@ func homeOf(dir string) (mcpserver.Home, error) {
 	if err != nil {
 		return mcpserver.Home{}, err
 	}
-	return mcpserver.Home{Layout: layout, Now: now, Session: os.Getenv(journal.SessionVar)}, nil
+	cwd, _ := os.Getwd()
+	opts := home.Options{LookupEnv: os.LookupEnv, Cwd: cwd, Now: now}
+	// Each tool call opens the home again: the server outlives a change
+	// of its layout (an init run meanwhile).
+	open := func() *home.Home { return home.Of(layout, opts) }
+	return mcpserver.Home{Layout: layout, Now: now, Session: open().Session, Open: open}, nil
 }

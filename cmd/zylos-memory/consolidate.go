@@ -24,7 +24,7 @@ func newConsolidateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "entries", Usage: "add the entry findings (old decisions and projects, conflicting preferences, malformed entries), each with the record behind it, as \"entries\""},
 			&cli.BoolFlag{Name: "apply", Usage: "archive old sessions, decisions and completed projects; print what was moved"},
 		},
-		Action: journaled("consolidate", "apply", func(c *cli.Context) error {
+		Action: asChange("consolidate", "apply", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err
@@ -43,7 +43,7 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		if opts.entries {
 			return errors.New("consolidate: --apply and --entries cannot be combined")
 		}
-		h := e.home()
+		h := e.home.Bridge()
 		h.Now = now
 		done, ingested, err := bridge.ApplyConsolidation(h, now)
 		if werr := done.WriteText(e.stdout); err == nil {
@@ -57,7 +57,7 @@ func runConsolidate(e *env, opts consolidateOptions) error {
 		return err
 	}
 	if opts.entries {
-		findings, err := bridge.Findings(e.home(), now)
+		findings, err := bridge.Findings(e.home.Bridge(), now)
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks/resident"
 	"github.com/zylos/zylos-memory/internal/dashboard"
 	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 func newDoctorCommand() *cli.Command {
@@ -17,12 +19,17 @@ func newDoctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			checks := append(doctor.Diagnose(e.layout), resident.Diagnose(e.layout), dashboard.Diagnose(e.layout))
-			checks = append(checks, journalChecks(c, e)...)
-			if doctor.WriteReport(e.stdout, checks) {
+			if doctor.WriteReport(e.stdout, checks(c.Context, e, e.home)) {
 				return cli.Exit("", 1)
 			}
 			return nil
 		},
 	}
+}
+
+// checks is the doctor's whole list for h, the home of e opened for the
+// request, as doctor prints it and the memory service's dashboard shows
+// it.
+func checks(ctx context.Context, e *env, h *home.Home) []doctor.Check {
+	return doctor.Home(ctx, h, dashboard.Diagnose(e.layout))
 }

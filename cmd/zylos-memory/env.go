@@ -11,12 +11,16 @@ import (
 
 	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // env is what a command takes from the process: the home it works on, the
 // clock, and the streams it reads and writes.
 type env struct {
-	layout tiers.Layout
+	// home is the home opened once for the command: every memory change
+	// goes through it.
+	home   *home.Home
+	layout tiers.Layout // as given: init seeds its kind, so it is not pinned
 	now    func() time.Time
 	cwd    string // "" when it cannot be read
 	stdin  io.Reader
@@ -40,6 +44,23 @@ func envFrom(c *cli.Context) (*env, error) {
 // homeEnv is the env without the memory check, for the commands that only
 // touch the C4 database.
 func homeEnv(c *cli.Context) (*env, error) {
+	if e, ok := c.App.Metadata[envKey].(*env); ok {
+		return e, nil // opened once for the command
+	}
+	e, err := openEnv(c)
+	if err == nil {
+		if c.App.Metadata == nil {
+			c.App.Metadata = map[string]any{}
+		}
+		c.App.Metadata[envKey] = e
+	}
+	return e, err
+}
+
+// envKey is where the command's env is kept, once opened.
+const envKey = "zylos-memory env"
+
+func openEnv(c *cli.Context) (*env, error) {
 	dir := c.String("zylos-dir")
 	if dir == "" {
 		return nil, fmt.Errorf("--zylos-dir is empty")
@@ -48,23 +69,29 @@ func homeEnv(c *cli.Context) (*env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
-	now, err := tiers.Clock(os.LookupEnv)
+	cwd, _ := os.Getwd()
+	h, err := home.Open(home.Options{ZylosDir: abs, LookupEnv: os.LookupEnv, Cwd: cwd, Warn: warnTo(c.App.ErrWriter)})
 	if err != nil {
 		return nil, err
 	}
-	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ"), LayoutEnv: os.Getenv(tiers.LayoutVar)}
-	if _, err := layout.Setting(); err != nil {
-		return nil, err
-	}
-	cwd, _ := os.Getwd()
+	h.JournalNote = func(err error) { fmt.Fprintf(c.App.ErrWriter, "zylos-memory: journal: %v\n", err) }
 	return &env{
-		layout: layout,
-		now:    now,
+		home:   h,
+		layout: tiers.Layout{ZylosDir: h.Layout.ZylosDir, TZ: h.Layout.TZ, LayoutEnv: h.Layout.LayoutEnv},
+		now:    h.Now,
 		cwd:    cwd,
 		stdin:  c.App.Reader,
 		stdout: c.App.Writer,
 		stderr: c.App.ErrWriter,
 	}, nil
+}
+
+// reopen opens e's home again, for one request of a command that serves
+// many (the memory service): its kind detected anew.
+func (e *env) reopen() *home.Home {
+	h := home.Of(e.layout, home.Options{LookupEnv: os.LookupEnv, Cwd: e.cwd, Now: e.now, Warn: e.home.Warn})
+	h.JournalNote = e.home.JournalNote
+	return h
 }
 
 // location is the timezone for dates and schedules (see tiers.Layout.Location).
@@ -80,23 +107,10 @@ func (e *env) localNow() (time.Time, error) {
 	return e.now().In(loc), nil
 }
 
-// executable is this binary's absolute path, symlinks resolved: what the
-// hooks are registered with and what the commands they advise run.
-func executable() (string, error) {
-	binary, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
-		binary = resolved
-	}
-	return binary, nil
-}
-
 // invocation is how the agent runs this binary for this home (see
 // hooks.Invocation); the bare name when the binary cannot be located.
 func (e *env) invocation() string {
-	binary, err := executable()
+	binary, err := hooks.Executable()
 	if err != nil {
 		binary = "zylos-memory"
 	}

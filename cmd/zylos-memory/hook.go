@@ -37,9 +37,9 @@ func hookCommand(ev hooks.Event) *cli.Command {
 				fmt.Fprintf(opts.Stderr, "zylos-memory hook %s: %v (failing open)\n", ev.Command, err)
 				return nil
 			}
-			cwd, _ := os.Getwd()
-			opts.Env = hooks.Env{Layout: e.layout, Now: e.now, Getenv: os.Getenv, Cwd: cwd}
-			if binary, err := executable(); err == nil {
+			e.home.Warn, e.home.JournalNote = nil, nil // a hook says its own
+			opts.Env = hooks.Env{Layout: e.home.Layout, Now: e.now, Getenv: os.Getenv, Cwd: e.cwd, Home: e.home}
+			if binary, err := hooks.Executable(); err == nil {
 				opts.Env.Binary = binary
 			}
 			if code := hooks.Run(c.Context, ev, opts); code != 0 {

@@ -30,7 +30,7 @@ func newInitCommand() *cli.Command {
 			Name:  "git-snapshots",
 			Usage: "also register memory-git-snapshot-daily: commit memory/ (not memory/.state/) to its own git repository each day",
 		}, journalFlag, fromFlag},
-		Action: journaled("init", "", func(c *cli.Context) error {
+		Action: asChange("init", "", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err

@@ -14,7 +14,7 @@ import (
 // malformed settings file is reported and left untouched; init then exits
 // non-zero so the user knows the hooks are not in place.
 func initHooks(e *env, vars ...hooks.EnvVar) error {
-	binary, err := executable()
+	binary, err := hooks.Executable()
 	if err != nil {
 		return fmt.Errorf("register hooks: locate this binary: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
@@ -38,7 +37,7 @@ func initFrom(c *cli.Context, e *env) error {
 // initJournal turns the journal on or off as asked, and rebuilds the
 // search index of a home made from a remote.
 func initJournal(c *cli.Context, e *env) error {
-	j := journal.Open(e.layout)
+	j := e.home.Journal()
 	if c.IsSet("journal") {
 		if err := j.SetOff(!c.Bool("journal")); err != nil {
 			return fmt.Errorf("init --journal: %w", err)
@@ -111,17 +110,4 @@ func newJournalCommand() *cli.Command {
 			}},
 		}},
 	}
-}
-
-// journalChecks are doctor's lines about the memory journal.
-func journalChecks(c *cli.Context, e *env) []doctor.Check {
-	loc, err := e.location()
-	if err != nil {
-		loc = time.Local
-	}
-	var out []doctor.Check
-	for _, l := range journal.Open(e.layout).State(c.Context, true).Lines(loc) {
-		out = append(out, doctor.Check{Status: l[0], Name: l[1], Detail: l[2]})
-	}
-	return out
 }

@@ -9,7 +9,7 @@ import (
 // initMCP registers the memory's MCP server in the home's .mcp.json, as
 // initHooks registers the hooks (which approve it in settings.local.json).
 func initMCP(e *env) error {
-	binary, err := executable()
+	binary, err := hooks.Executable()
 	if err != nil {
 		return fmt.Errorf("register the MCP server: locate this binary: %w", err)
 	}

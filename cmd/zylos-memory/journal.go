@@ -13,23 +13,18 @@ import (
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
-// journaled wraps the action of a command that writes memory, named as its
-// commits name it; writes is the flag without which it only reports (""
-// when it always writes). It commits the external edits found before the
-// command and then what the command changed. A journal failure is one line
-// on stderr, once, and never the command's failure.
-func journaled(name, writes string, action cli.ActionFunc) cli.ActionFunc {
+// asChange wraps the action of a command that writes memory as one
+// change of its home, named as its commits name it (see home.Around);
+// writes is the flag without which it only reports ("" when it always
+// writes). A journal failure is one line on stderr, once, and never the
+// command's failure.
+func asChange(name, writes string, action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		e, err := envFrom(c)
 		if err != nil || c.Bool("dry-run") || (writes != "" && !c.Bool(writes)) {
 			return action(c) // a report or a dry run changes nothing, the journal included
 		}
-		j := journal.Open(e.layout)
-		j.Now = e.now
-		warn := func(err error) {
-			fmt.Fprintf(e.stderr, "zylos-memory: journal: %v\n", err)
-		}
-		return j.Around(context.Background(), journal.CommandChange(name, os.Getenv(journal.SessionVar)), warn, func() error { return action(c) })
+		return e.home.Around(context.Background(), e.home.Command(name), func() error { return action(c) })
 	}
 }
 
@@ -76,9 +71,7 @@ func journalEnv(c *cli.Context) (*env, *journal.Journal, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	j := journal.Open(e.layout)
-	j.Now = e.now
-	return e, j, nil
+	return e, e.home.Journal(), nil
 }
 
 // defaultHistory is how many changes history lists unless told: the
@@ -163,30 +156,11 @@ func restoreCommand(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("restore takes one PATH")
 	}
-	e, j, err := journalEnv(c)
+	e, err := envFrom(c)
 	if err != nil {
 		return err
 	}
-	cwd, _ := os.Getwd()
-	rel, err := j.Rel(c.Args().First(), cwd)
-	if err != nil {
-		return err
-	}
-	loc, err := e.location()
-	if err != nil {
-		return err
-	}
-	rev, err := j.At(c.Context, c.String("at"), loc)
-	if err != nil {
-		return err
-	}
-	now, err := e.localNow()
-	if err != nil {
-		return err
-	}
-	warn := func(s string) { fmt.Fprintln(e.stderr, s) }
-	msg, err := j.Restore(c.Context, journal.CommandChange("restore", os.Getenv(journal.SessionVar)),
-		rel, rev, j.Restorer(rel, now, warn))
+	msg, err := e.home.Restore(c.Context, e.home.Command("restore"), c.Args().First(), c.String("at"))
 	if err != nil {
 		return err
 	}
@@ -198,24 +172,11 @@ func undoCommand(c *cli.Context) error {
 	if c.NArg() != 0 {
 		return fmt.Errorf("undo takes no arguments (the session is --session ID)")
 	}
-	e, j, err := journalEnv(c)
+	e, err := envFrom(c)
 	if err != nil {
 		return err
 	}
-	loc, err := e.location()
-	if err != nil {
-		return err
-	}
-	session := c.String("session")
-	var lines []string
-	if c.Bool("dry-run") {
-		var plan *journal.UndoPlan
-		if plan, err = j.PlanUndo(c.Context, session); err == nil {
-			lines = plan.Lines(loc)
-		}
-	} else {
-		lines, err = j.Undo(c.Context, journal.CommandChange("undo", os.Getenv(journal.SessionVar)), session, loc)
-	}
+	lines, err := e.home.Undo(c.Context, e.home.Command("undo"), c.String("session"), c.Bool("dry-run"))
 	if errors.Is(err, journal.ErrNoSession) || errors.Is(err, journal.ErrUnknownSession) || errors.Is(err, journal.ErrUndone) {
 		return cli.Exit("zylos-memory: undo: "+err.Error(), 2)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/zylos/zylos-memory/hooks"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ func newMCPCommand() *cli.Command {
 
 // mcpServerBinary finds zylos-memory-mcp beside this binary, else on PATH.
 func mcpServerBinary() (string, error) {
-	self, err := executable()
+	self, err := hooks.Executable()
 	if err == nil {
 		beside := filepath.Join(filepath.Dir(self), mcpBinary)
 		if _, err := os.Stat(beside); err == nil {

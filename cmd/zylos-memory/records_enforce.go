@@ -20,7 +20,7 @@ func newRecordsEnforceCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be retired without retiring anything"},
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
-		Action: journaled("records enforce", "", func(c *cli.Context) error {
+		Action: asChange("records enforce", "", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err

@@ -23,7 +23,7 @@ func newRecordsIndexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "health", Usage: "report counts, heavy updates, recent retirements, sync"},
 			&cli.BoolFlag{Name: "gc", Usage: "collect retired records past the grace period, then rebuild"},
 		},
-		Action: journaled("records index", "", runRecordsIndex),
+		Action: asChange("records index", "", runRecordsIndex),
 	}
 }
 

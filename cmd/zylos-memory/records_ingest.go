@@ -3,12 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/tiers/bridge"
-	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 func newRecordsIngestCommand() *cli.Command {
@@ -20,7 +18,7 @@ func newRecordsIngestCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change; change nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "answer {\"dry_run\",\"changes\",\"problems\"} as JSON"},
 		},
-		Action: journaled("records ingest", "", runRecordsIngest),
+		Action: asChange("records ingest", "", runRecordsIngest),
 	}
 }
 
@@ -32,10 +30,10 @@ func runRecordsIngest(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return cli.Exit(fmt.Sprintf("zylos-memory: records ingest: unexpected argument %q", c.Args().First()), 2)
 	}
-	if fi, err := os.Stat(e.layout.MemoryDir()); err != nil || !fi.IsDir() {
+	if !e.home.HasMemory() {
 		return cli.Exit("zylos-memory: records ingest: no memory directory at "+e.layout.MemoryDir()+" (run zylos-memory init)", 1)
 	}
-	rep, err := bridge.Ingest(e.home(), c.Bool("dry-run"))
+	rep, err := e.home.Ingest(c.Bool("dry-run"), 0)
 	if err != nil {
 		return err
 	}
@@ -96,25 +94,6 @@ func printChanges(e *env, rep bridge.Report) {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stderr, "[WARN] "+p.String())
 	}
-}
-
-// home is the bridge over this env's home.
-func (e *env) home() bridge.Home {
-	return bridge.Home{Layout: e.layout, Now: e.now(), Warn: warnTo(e.stderr)}
-}
-
-// recordsView is the markdown view records write keeps in step: only the
-// home's own records root has one, and only once its reference tier
-// exists. A plugin-style root (.claude/memory, --root elsewhere) stays a
-// standalone store.
-func (e *env) recordsView(root string) records.View {
-	if root != e.layout.RecordsDir() {
-		return nil
-	}
-	if h := e.home(); h.HasView() {
-		return h.View()
-	}
-	return nil
 }
 
 func printDeferred(e *env, rep bridge.Report) {

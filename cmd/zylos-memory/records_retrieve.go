@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/recall"
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -57,7 +58,7 @@ func runRetrieve(c *cli.Context) error {
 	ctx, cancel := context.WithTimeout(c.Context, retrieveDeadline)
 	defer cancel()
 	opts := recall.RetrieveOptions{Prompt: in.Prompt, Root: root, Layout: e.layout, Now: e.now(), Warn: e.stderr}
-	if binary, err := executable(); err == nil {
+	if binary, err := hooks.Executable(); err == nil {
 		opts.Reindex = fulltext.BackgroundReindex(binary, e.layout.ZylosDir)
 	}
 	out, err := recall.Retrieve(ctx, opts)

@@ -14,7 +14,7 @@ func newRecordsValidateCommand() *cli.Command {
 			"quarantine it as <path>.invalid.<unix> when invalid; always exit 0",
 		UsageText: `echo '{"tool_input":{"file_path":"..."}}' | zylos-memory records validate [--root R]`,
 		Flags:     []cli.Flag{recallRootFlag()},
-		Action: journaled("records validate", "", func(c *cli.Context) error {
+		Action: asChange("records validate", "", func(c *cli.Context) error {
 			return runToolHook(c, "validate", func(in hooks.Input, e *env, opts guard.Options) (any, string) {
 				rep := guard.Check(guard.FilePath(in.ToolInput), in.Cwd, e.now(), opts)
 				if rep.Answer == nil {

@@ -24,7 +24,7 @@ func newRecordsWriteCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "reason for retire/archive"},
 			&cli.StringFlag{Name: "root", Usage: "records root (default: $ZYLOS_DIR/memory/records)"},
 		},
-		Action: journaled("records write", "", runRecordsWrite),
+		Action: runRecordsWrite,
 	}
 }
 
@@ -53,7 +53,7 @@ func runRecordsWrite(c *cli.Context) error {
 		return err
 	}
 	req := records.WriteRequest{Action: action, Hash: c.String("hash"), Reason: c.String("reason"),
-		Now: e.now(), Warn: warningsTo(e.stderr)}
+		Warn: warningsTo(e.stderr)}
 	if req.Target, err = records.ResolveTarget(root, e.cwd, c.String("target"), action, category); err != nil {
 		return recordsAnswer(e, nil, err)
 	}
@@ -62,7 +62,6 @@ func runRecordsWrite(c *cli.Context) error {
 			return recordsAnswer(e, nil, err)
 		}
 	}
-	req.View = e.recordsView(root)
-	ans, err := records.Write(req)
+	ans, err := e.home.Save(c.Context, e.home.Command("records write"), req)
 	return recordsAnswer(e, ans, err)
 }

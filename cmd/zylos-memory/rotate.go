@@ -13,7 +13,7 @@ func newRotateCommand() *cli.Command {
 		Name:    "rotate",
 		Aliases: []string{"rotate-session"},
 		Usage:   "move yesterday's sessions/current.md to sessions/DATE.md and start today's (rotate-session.js)",
-		Action: journaled("rotate", "", func(c *cli.Context) error {
+		Action: asChange("rotate", "", func(c *cli.Context) error {
 			e, err := envFrom(c)
 			if err != nil {
 				return err

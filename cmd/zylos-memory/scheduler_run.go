@@ -112,9 +112,7 @@ func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
 	}
 	l := e.layout
 	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now,
-		Health: func() []doctor.Check {
-			return append(doctor.Diagnose(l), resident.Diagnose(l), dashboard.Diagnose(l))
-		}})
+		Health: func() []doctor.Check { return checks(context.Background(), e, e.reopen()) }})
 	if err != nil {
 		log.Warn("dashboard not served", "err", err)
 		return nil

@@ -34,7 +34,7 @@ func newSyncCommand() *cli.Command {
 			{Name: "fetch", Usage: "fetch conversations (c4 fetch) and record the range as fetched",
 				ArgsUsage: "--begin <id> --end <id> | --unsummarized", SkipFlagParsing: true, Action: syncFetch(false)},
 			{Name: "run", Usage: "rotate the session log, fetch the range, list the memory files to update",
-				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: journaled("sync run", "", syncFetch(true))},
+				ArgsUsage: "--begin <id> --end <id>", SkipFlagParsing: true, Action: asChange("sync run", "", syncFetch(true))},
 			{Name: "checkpoint", Usage: "create a checkpoint once memory is written; refuses unfetched or unknown ids",
 				ArgsUsage: `<end_id> [--summary "text"] | list [--limit N] | latest`, SkipFlagParsing: true,
 				Action: func(c *cli.Context) error { return checkpointCommand(c, true) }},

@@ -3,11 +3,9 @@ package resident
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
-	"strconv"
 
 	"github.com/zylos/zylos-memory/hooks"
 	c4sync "github.com/zylos/zylos-memory/sync"
@@ -60,7 +58,10 @@ func runCommand(command string, env hooks.Env, lookupEnv func(string) (string, b
 // sessionInit is what `c4 session-init` prints for a home whose C4
 // database exists (the process creates a missing one, and says so).
 func sessionInit(env hooks.Env, lookupEnv func(string) (string, bool)) (string, error) {
-	threshold, err := commandThreshold(lookupEnv)
+	// Only a plain count is taken here: any other value is the process's
+	// flag parser's to read, and the process answers it.
+	kind := env.Layout.Kind()
+	threshold, err := kind.SyncThresholdIn(lookupEnv)
 	if err != nil {
 		return "", err
 	}
@@ -69,25 +70,6 @@ func sessionInit(env hooks.Env, lookupEnv func(string) (string, bool)) (string, 
 		return "", err
 	}
 	defer db.Close()
-	kind := env.Layout.Kind()
-	if threshold < 0 {
-		threshold = kind.SyncThreshold
-	}
 	s, err := db.SessionInit(kind, threshold, filepath.Join(env.Layout.ClaudeDir(), "skills"))
 	return s.String(), err
-}
-
-// commandThreshold is the C4_SYNC_THRESHOLD a command reads (-1 when
-// unset): only a plain decimal count, the one form whose reading by the
-// process's flag parser is beyond doubt.
-func commandThreshold(lookupEnv func(string) (string, bool)) (int, error) {
-	v, ok := lookupEnv("C4_SYNC_THRESHOLD")
-	if !ok {
-		return -1, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || strconv.Itoa(n) != v {
-		return 0, errors.New("C4_SYNC_THRESHOLD is not a plain count")
-	}
-	return n, nil
 }

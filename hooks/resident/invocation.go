@@ -117,19 +117,6 @@ func umaskOf(status string) (int64, error) {
 	return 0, errors.New("no umask in /proc/self/status")
 }
 
-// ownBinary is this process's executable as a hook's process names its
-// own (cmd/zylos-memory's executable): symlinks resolved.
-func ownBinary() (string, error) {
-	binary, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if resolved, err := filepath.EvalSymlinks(binary); err == nil {
-		binary = resolved
-	}
-	return binary, nil
-}
-
 // parseArgs reads `[--zylos-dir DIR] hook COMMAND [--timeout D]`, each
 // flag in the forms Go's flag package takes; any other command line is
 // left to the process, whose parser has the last word.

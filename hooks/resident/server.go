@@ -69,7 +69,7 @@ func Listen(l tiers.Layout, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}
-	binary, err := ownBinary()
+	binary, err := hooks.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hook socket: %w", err)
 	}

@@ -1,32 +1,31 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/zylos/zylos-memory/hooks/resident"
+	"github.com/zylos/zylos-memory/internal/doctor/check"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
-// Check statuses, as doctor prints them.
+// Check statuses, as doctor prints them (see package check).
 const (
-	OK   = "ok"
-	Warn = "warn"
-	Fail = "FAIL"
+	OK   = check.OK
+	Warn = check.Warn
+	Fail = check.Fail
 )
 
 // Check is one line of the doctor's report.
-type Check struct {
-	Status string
-	Name   string
-	Detail string
-}
-
-func (c Check) String() string { return fmt.Sprintf("%-4s  %s: %s", c.Status, c.Name, c.Detail) }
+type Check = check.Check
 
 // WriteReport prints one line per check and tells whether any failed.
 func WriteReport(w io.Writer, checks []Check) (failed bool) {
@@ -40,10 +39,40 @@ func WriteReport(w io.Writer, checks []Check) (failed bool) {
 // Diagnose checks a home: its dirs, core.md, the C4 and scheduler
 // databases, that every hook is registered, points at an executable
 // and answers within its timeout, and that the MCP server answers.
+//
+// The C4 backlog is weighed against the layout's own sync threshold; Home
+// checks an opened home with its settings.
 func Diagnose(l tiers.Layout) []Check {
+	return diagnose(l, checkC4(l))
+}
+
+// Home is the whole list of checks doctor prints and the memory service
+// shows, for a home opened with its settings: Diagnose's, the C4 backlog
+// against the sync threshold the hooks and memory_status use, the hook
+// service's, then more (the dashboard's own, which imports this
+// package), then the memory journal's.
+func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
+	c4 := c4Backlog(h.Layout, h.Settings.SyncThreshold)
+	if err := h.Settings.ThresholdErr; err != nil && c4.Status == OK {
+		// The hooks and memory_status ignore it as the doctor does; say so.
+		c4 = line(Warn, c4.Name, fmt.Sprintf("%s; %v, so the layout's %d is used", c4.Detail, err, h.Settings.SyncThreshold))
+	}
+	checks := append(diagnose(h.Layout, c4), resident.Diagnose(h.Layout))
+	checks = append(checks, more...)
+	loc, err := h.Layout.Location()
+	if err != nil {
+		loc = time.Local // as the service shows its own times
+	}
+	for _, l := range h.Journal().State(ctx, true).Lines(loc) {
+		checks = append(checks, Check{Status: l[0], Name: l[1], Detail: l[2]})
+	}
+	return checks
+}
+
+func diagnose(l tiers.Layout, c4 Check) []Check {
 	checks := []Check{checkDirs(l), checkPrivate(l)}
 	checks = append(checks, checkInjected(l)...)
-	checks = append(checks, checkC4(l), checkSchedulerDB(l))
+	checks = append(checks, c4, checkSchedulerDB(l))
 	checks = append(checks, checkHooks(l)...)
 	return append(checks, checkMCP(l)...)
 }
@@ -52,13 +81,13 @@ func checkDirs(l tiers.Layout) Check {
 	for _, dir := range []string{l.MemoryDir(), l.ReferenceDir(), l.SessionsDir(), l.ArchiveDir()} {
 		st, err := os.Stat(dir)
 		if err != nil {
-			return Check{Fail, "dirs", fmt.Sprintf("%s: %v (run: zylos-memory init)", dir, err)}
+			return line(Fail, "dirs", fmt.Sprintf("%s: %v (run: zylos-memory init)", dir, err))
 		}
 		if !st.IsDir() {
-			return Check{Fail, "dirs", dir + " is not a directory"}
+			return line(Fail, "dirs", dir+" is not a directory")
 		}
 	}
-	return Check{OK, "dirs", l.MemoryDir() + " with reference/, sessions/, archive/"}
+	return line(OK, "dirs", l.MemoryDir()+" with reference/, sessions/, archive/")
 }
 
 // checkPrivate checks that the memory and the C4 database are closed to
@@ -67,12 +96,12 @@ func checkPrivate(l tiers.Layout) Check {
 	gaps, total := l.PrivacyGaps(3)
 	switch {
 	case l.Shared():
-		return Check{OK, "private", "the home is shared on purpose (" + tiers.SharedVar + " in .env)"}
+		return line(OK, "private", "the home is shared on purpose ("+tiers.SharedVar+" in .env)")
 	case total > 0:
-		return Check{Warn, "private", fmt.Sprintf("%s open to group or others (run: zylos-memory init, which makes it private; "+
-			"or set %s=1 in .env for a home shared on purpose)", strings.Join(gaps, ", "), tiers.SharedVar)}
+		return line(Warn, "private", fmt.Sprintf("%s open to group or others (run: zylos-memory init, which makes it private; "+
+			"or set %s=1 in .env for a home shared on purpose)", strings.Join(gaps, ", "), tiers.SharedVar))
 	}
-	return Check{OK, "private", "memory/ and comm-bridge/ closed to group and others"}
+	return line(OK, "private", "memory/ and comm-bridge/ closed to group and others")
 }
 
 // checkInjected checks the layout's always-injected files against their
@@ -82,7 +111,7 @@ func checkInjected(l tiers.Layout) []Check {
 	kind := l.Kind()
 	budgets, err := kind.Budgets(l)
 	if err != nil {
-		return []Check{{Fail, "memory files", err.Error()}}
+		return []Check{line(Fail, "memory files", err.Error())}
 	}
 	var out []Check
 	for _, b := range budgets {
@@ -90,38 +119,48 @@ func checkInjected(l tiers.Layout) []Check {
 		if b.Size >= 0 {
 			f, err := regfile.Open(path)
 			if err != nil {
-				out = append(out, Check{Fail, b.File, err.Error()})
+				out = append(out, line(Fail, b.File, err.Error()))
 				continue
 			}
 			f.Close()
 		}
 		switch {
 		case b.Size < 0:
-			out = append(out, Check{Fail, b.File, "missing (run: zylos-memory init)"})
+			out = append(out, line(Fail, b.File, "missing (run: zylos-memory init)"))
 		case b.Size > b.Budget:
-			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: %s)", b.Size, b.Budget, kind.BudgetAdvice)})
+			out = append(out, line(Warn, b.File, fmt.Sprintf("%d bytes, over the %d-byte budget (run: %s)", b.Size, b.Budget, kind.BudgetAdvice)))
 		case b.WarnAt > 0 && b.Size > b.WarnAt:
-			out = append(out, Check{Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)})
+			out = append(out, line(Warn, b.File, fmt.Sprintf("%d bytes, near the %d-byte budget (audit on the next memory sync)", b.Size, b.Budget)))
 		default:
-			out = append(out, Check{OK, b.File, fmt.Sprintf("%d of %d bytes", b.Size, b.Budget)})
+			out = append(out, line(OK, b.File, fmt.Sprintf("%d of %d bytes", b.Size, b.Budget)))
 		}
 	}
 	return out
 }
 
-func checkC4(l tiers.Layout) Check {
+// checkC4 is the C4 backlog against the layout's own sync threshold.
+func checkC4(l tiers.Layout) Check { return c4Backlog(l, l.Kind().SyncThreshold) }
+
+// c4Backlog checks the C4 database and warns when its backlog is over
+// threshold.
+func c4Backlog(l tiers.Layout, threshold int) Check {
 	db, err := c4sync.Open(l.C4DB())
 	if err != nil {
-		return Check{Fail, "c4 db", err.Error()}
+		return line(Fail, "c4 db", err.Error())
 	}
 	defer db.Close()
 	r, err := db.Unsummarized()
 	if err != nil {
-		return Check{Fail, "c4 db", err.Error()}
+		return line(Fail, "c4 db", err.Error())
 	}
 	status := OK
-	if r.Count > int64(l.Kind().SyncThreshold) {
+	if r.Count > int64(threshold) {
 		status = Warn
 	}
-	return Check{status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count)}
+	return line(status, "c4 db", fmt.Sprintf("%s: %d unsummarized conversations", l.C4DB(), r.Count))
+}
+
+// line is a check of the report.
+func line(status, name, detail string) Check {
+	return Check{Status: status, Name: name, Detail: detail}
 }

@@ -18,15 +18,15 @@ import (
 func checkSchedulerDB(l tiers.Layout) Check {
 	path := scheduler.DBPath(l)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return Check{Warn, "scheduler db", "not created yet (run: zylos-memory scheduler run)"}
+		return line(Warn, "scheduler db", "not created yet (run: zylos-memory scheduler run)")
 	}
 	if err := sqliteuri.CheckFiles(path); err != nil {
-		return Check{Fail, "scheduler db", err.Error()}
+		return line(Fail, "scheduler db", err.Error())
 	}
 	if err := quickCheck(path); err != nil {
-		return Check{Fail, "scheduler db", fmt.Sprintf("%s: %v", path, err)}
+		return line(Fail, "scheduler db", fmt.Sprintf("%s: %v", path, err))
 	}
-	return Check{OK, "scheduler db", path}
+	return line(OK, "scheduler db", path)
 }
 
 // quickCheck reads the DB without leaving files beside it; a failure is

@@ -23,11 +23,11 @@ var legacyScripts = []string{"session-start-inject.js", "c4-session-init.js", "c
 func checkHooks(l tiers.Layout) []Check {
 	data, err := regfile.ReadFile(l.SettingsFile())
 	if err != nil {
-		return []Check{{Fail, "hooks", fmt.Sprintf("%v (run: zylos-memory init)", err)}}
+		return []Check{line(Fail, "hooks", fmt.Sprintf("%v (run: zylos-memory init)", err))}
 	}
 	found, err := hooks.Entries(data)
 	if err != nil {
-		return []Check{{Fail, "hooks", (&hooks.MalformedError{Path: l.SettingsFile(), Err: err}).Error()}}
+		return []Check{line(Fail, "hooks", (&hooks.MalformedError{Path: l.SettingsFile(), Err: err}).Error())}
 	}
 	var checks []Check
 	for _, ev := range hooks.Events() {
@@ -35,7 +35,7 @@ func checkHooks(l tiers.Layout) []Check {
 	}
 	for _, script := range legacyScripts {
 		if bytes.Contains(data, []byte(script)) {
-			checks = append(checks, Check{Warn, "hooks", fmt.Sprintf("the Node hook %s is still registered in %s; it repeats what zylos-memory injects", script, l.SettingsFile())})
+			checks = append(checks, line(Warn, "hooks", fmt.Sprintf("the Node hook %s is still registered in %s; it repeats what zylos-memory injects", script, l.SettingsFile())))
 		}
 	}
 	return checks
@@ -45,15 +45,15 @@ func checkEvent(l tiers.Layout, ev hooks.Event, entries []hooks.Entry) Check {
 	name := "hook " + ev.Command
 	switch len(entries) {
 	case 0:
-		return Check{Fail, name, fmt.Sprintf("not registered for %s (run: zylos-memory init)", ev.Name)}
+		return line(Fail, name, fmt.Sprintf("not registered for %s (run: zylos-memory init)", ev.Name))
 	case 1:
 	default:
-		return Check{Warn, name, fmt.Sprintf("registered %d times for %s (run: zylos-memory init)", len(entries), ev.Name)}
+		return line(Warn, name, fmt.Sprintf("registered %d times for %s (run: zylos-memory init)", len(entries), ev.Name))
 	}
 	e := entries[0]
 	binary := e.Binary()
 	if st, err := os.Stat(binary); err != nil || st.IsDir() || st.Mode().Perm()&0o111 == 0 {
-		return Check{Fail, name, fmt.Sprintf("%s is not an executable (run: zylos-memory init)", binary)}
+		return line(Fail, name, fmt.Sprintf("%s is not an executable (run: zylos-memory init)", binary))
 	}
 	timeout := e.Timeout
 	if timeout <= 0 {
@@ -61,12 +61,12 @@ func checkEvent(l tiers.Layout, ev hooks.Event, entries []hooks.Entry) Check {
 	}
 	elapsed, err := probe(e.Command, ev, timeout)
 	if err != nil {
-		return Check{Fail, name, err.Error()}
+		return line(Fail, name, err.Error())
 	}
 	if !e.ForHome(l.ZylosDir) {
-		return Check{Warn, name, fmt.Sprintf("answers, but for another home than %s: %s (run: zylos-memory init)", l.ZylosDir, e.Command)}
+		return line(Warn, name, fmt.Sprintf("answers, but for another home than %s: %s (run: zylos-memory init)", l.ZylosDir, e.Command))
 	}
-	return Check{OK, name, fmt.Sprintf("answered in %d ms (timeout %v)", elapsed.Milliseconds(), timeout)}
+	return line(OK, name, fmt.Sprintf("answered in %d ms (timeout %v)", elapsed.Milliseconds(), timeout))
 }
 
 // probe runs a registered command as Claude Code does (through the shell,

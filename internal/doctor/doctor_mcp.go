@@ -30,7 +30,7 @@ func checkMCP(l tiers.Layout) []Check {
 	const name = "mcp server"
 	data, err := regfile.ReadFile(hooks.MCPFile(l))
 	if errors.Is(err, fs.ErrNotExist) {
-		return []Check{{Fail, name, "no .mcp.json in the home (run: zylos-memory init)"}}
+		return []Check{line(Fail, name, "no .mcp.json in the home (run: zylos-memory init)")}
 	}
 	var doc struct {
 		Servers map[string]struct {
@@ -42,23 +42,23 @@ func checkMCP(l tiers.Layout) []Check {
 		err = json.Unmarshal(data, &doc)
 	}
 	if err != nil {
-		return []Check{{Fail, name, fmt.Sprintf("%s: %v", hooks.MCPFile(l), err)}}
+		return []Check{line(Fail, name, fmt.Sprintf("%s: %v", hooks.MCPFile(l), err))}
 	}
 	srv, ok := doc.Servers[hooks.MCPServerName]
 	if !ok {
-		return []Check{{Fail, name, hooks.MCPServerName + " is not in .mcp.json (run: zylos-memory init)"}}
+		return []Check{line(Fail, name, hooks.MCPServerName+" is not in .mcp.json (run: zylos-memory init)")}
 	}
 	checks := []Check{checkApproved(l)}
 	tools, took, err := probeMCP(srv.Command, srv.Args)
 	if err != nil {
-		return append(checks, Check{Fail, name, err.Error()})
+		return append(checks, line(Fail, name, err.Error()))
 	}
 	for _, want := range MCPTools {
 		if !slices.Contains(tools, want) {
-			return append(checks, Check{Fail, name, fmt.Sprintf("lists %s, not %s", strings.Join(tools, ", "), want)})
+			return append(checks, line(Fail, name, fmt.Sprintf("lists %s, not %s", strings.Join(tools, ", "), want)))
 		}
 	}
-	return append(checks, Check{OK, name, fmt.Sprintf("answered initialize in %v; tools %s", took.Round(time.Millisecond), strings.Join(tools, ", "))})
+	return append(checks, line(OK, name, fmt.Sprintf("answered initialize in %v; tools %s", took.Round(time.Millisecond), strings.Join(tools, ", "))))
 }
 
 func checkApproved(l tiers.Layout) Check {
@@ -71,9 +71,9 @@ func checkApproved(l tiers.Layout) Check {
 		err = json.Unmarshal(data, &settings)
 	}
 	if err != nil || !slices.Contains(settings.Enabled, hooks.MCPServerName) {
-		return Check{Warn, name, hooks.MCPServerName + " is not in enabledMcpjsonServers: Claude Code will ask before using it (run: zylos-memory init)"}
+		return line(Warn, name, hooks.MCPServerName+" is not in enabledMcpjsonServers: Claude Code will ask before using it (run: zylos-memory init)")
 	}
-	return Check{OK, name, hooks.MCPServerName + " approved in .claude/settings.local.json"}
+	return line(OK, name, hooks.MCPServerName+" approved in .claude/settings.local.json")
 }
 
 // probeMCP starts the server as Claude Code does, asks initialize and

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zylos/zylos-memory/tiers/bridge"
-	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -89,17 +87,9 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 		return "", recordError(err)
 	}
 	w.Input = records.InputOf(doc)
-	home := bridge.Home{Layout: h.Layout, Now: h.Now(), Warn: warn}
-	if home.HasView() {
-		w.View = home.View()
-	}
-	var ans records.Answer
-	j := journal.Open(h.Layout)
-	j.Now = h.Now
-	err = j.Around(ctx, journal.CommandChange(saveCommand, h.Session), func(err error) { warn("journal: " + err.Error()) }, func() (err error) {
-		ans, err = records.Write(w)
-		return err
-	})
+	o := h.open()
+	o.Warn = warn
+	ans, err := o.Save(ctx, o.Command(saveCommand), w)
 	for _, s := range warnings {
 		h.logf("%s", s)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zylos/zylos-memory/internal/crashpoint"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // Name is the server's name: Claude Code calls its tools
@@ -29,6 +30,20 @@ type Home struct {
 	// Session is the Claude Code session the server serves, when its
 	// environment names one (journal.SessionVar): its saves carry it.
 	Session string
+	// Open opens the home for one tool call: its kind detected, its
+	// settings read from the server's environment. nil opens Layout on
+	// Now with the layout's own settings.
+	Open func() *home.Home
+}
+
+// open is the home one tool call works on.
+func (h Home) open() *home.Home {
+	if h.Open != nil {
+		return h.Open()
+	}
+	o := home.Of(h.Layout, home.Options{Now: h.Now})
+	o.Session = h.Session
+	return o
 }
 
 // Tools lists the tool names in the order they are registered.

@@ -60,7 +60,7 @@ func (h Home) backlog() string {
 		return "every conversation is summarized"
 	}
 	line := fmt.Sprintf("%d conversations unsummarized (ids %d-%d)", r.Count, *r.Begin, *r.End)
-	if r.Count > int64(h.Layout.Kind().SyncThreshold) {
+	if r.Count > int64(h.open().Settings.SyncThreshold) {
 		line += ", over the sync threshold: run the memory sync"
 	}
 	return line

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,29 +54,11 @@ func (h Home) HasView() bool {
 	return err == nil && fi.IsDir()
 }
 
-// ReferenceFile reports whether path (relative paths from cwd) is a
-// record-backed reference file of the home, answering its name relative
-// to the memory dir ("reference/decisions.md").
-func (h Home) ReferenceFile(path, cwd string) (string, bool) {
-	if path == "" {
-		return "", false
-	}
-	if !filepath.IsAbs(path) {
-		if cwd == "" {
-			return "", false // relative to a directory the caller does not know
-		}
-		path = filepath.Join(cwd, path)
-	}
-	path = filepath.Clean(path)
-	rel := "reference/" + filepath.Base(path)
-	if !strings.HasSuffix(rel, ".md") || specOfKind(entries.KindOf(rel)) == nil {
-		return "", false
-	}
-	dir, ref := filepath.Dir(path), h.Layout.ReferenceDir()
-	if dir == ref {
-		return rel, true
-	}
-	realDir, err1 := filepath.EvalSymlinks(dir)
-	realRef, err2 := filepath.EvalSymlinks(ref)
-	return rel, err1 == nil && err2 == nil && realDir == realRef
+// IsReferenceFile reports whether rel, a path relative to the memory
+// dir as the journal resolves it (tiers/home's Resolve), is a
+// record-backed reference file: reference/decisions.md, not
+// reference/notes/x.md nor reference/readme.txt.
+func IsReferenceFile(rel string) bool {
+	name, ok := strings.CutPrefix(rel, "reference/")
+	return ok && !strings.Contains(name, "/") && strings.HasSuffix(name, ".md") && specOfKind(entries.KindOf(rel)) != nil
 }

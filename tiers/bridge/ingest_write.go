@@ -62,8 +62,7 @@ func (in *ingester) nameFiles() error {
 		}
 		related, _ := d["related_files"].([]any)
 		d["related_files"] = append(related, "memory/"+s.rel)
-		changes, _ := d["changes"].([]any)
-		d["changes"] = append(changes, map[string]any{"date": in.stamp(), "summary": "shown in memory/" + s.rel})
+		records.AddChange(d, in.stamp(), "shown in memory/"+s.rel)
 		if err := in.records.update(s.st.abs, d, records.Hash(s.st.data)); err != nil {
 			var rerr *records.Error
 			if !errors.As(err, &rerr) {

@@ -276,19 +276,10 @@ func (s *spec) newDoc(e entries.Entry, id, rel, now string) map[string]any {
 			content["reason"] = ""
 		}
 	}
-	return map[string]any{
-		"schema_version": "1.0",
-		"category":       s.category,
-		"id":             id,
-		"title":          p.title,
-		"created_at":     now,
-		"updated_at":     now,
-		"tags":           []any{tag},
-		"related_files":  []any{"memory/" + rel},
-		"content":        content,
-		"changes":        []any{map[string]any{"date": now, "summary": "created from the entry in memory/" + rel}},
-		"times_updated":  0,
-	}
+	d := records.NewDocument(s.category, id, p.title, now)
+	d["tags"], d["related_files"], d["content"] = []any{tag}, []any{"memory/" + rel}, content
+	records.AddChange(d, now, "created from the entry in memory/"+rel)
+	return d
 }
 
 // updateDoc is st's record with what entry e says: its title and every
@@ -327,8 +318,7 @@ func (s *spec) updateDoc(st *stored, e entries.Entry, rel, now, summary string) 
 		}
 	}
 	d["related_files"] = append(kept, file)
-	changes, _ := d["changes"].([]any)
-	d["changes"] = append(changes, map[string]any{"date": now, "summary": summary})
+	records.AddChange(d, now, summary)
 	return d, nil
 }
 

@@ -3,7 +3,6 @@ package journal
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,8 +42,7 @@ func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restore
 			if err := json.Unmarshal(cur, &current); err != nil {
 				return fmt.Errorf("memory/%s is not a record now: %w", rel, err)
 			}
-			changes, _ := current["changes"].([]any)
-			doc["changes"] = append(changes, map[string]any{"date": now.UTC().Format(time.RFC3339), "summary": why})
+			doc = records.Restored(doc, current, now.UTC().Format(time.RFC3339), why)
 			var view records.View
 			if h.HasView() {
 				view = h.View() // the record's entry follows it, as with records write
@@ -72,7 +70,7 @@ const (
 )
 
 func (j *Journal) kindOf(rel string) fileKind {
-	if _, ok := (bridge.Home{Layout: j.layout}).ReferenceFile(filepath.Join(j.dir, filepath.FromSlash(rel)), ""); ok {
+	if bridge.IsReferenceFile(rel) {
 		return referenceFile
 	}
 	parts := strings.Split(rel, "/")

@@ -38,6 +38,10 @@ type RetrieveOptions struct {
 	// within the excerpt budget, as the zylos prompt hook injects them;
 	// without it, records and entries are the plugin's index lines.
 	Answers bool
+	// Room is what the answers may take of the prompt's context, in
+	// UTF-16 code units, once the rest of it is set aside (0: Claude
+	// Code's cap): the block is fitted to it once, and never cut again.
+	Room int
 }
 
 // HookInput is the part of the UserPromptSubmit hook JSON retrieval reads.
@@ -95,7 +99,8 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		}
 		limit, budget, attrs = s.maxInject, s.excerptBudget, s.descriptions
 	}
-	if _, err := fulltext.Terms(opts.Prompt); err != nil {
+	terms, err := fulltext.Terms(opts.Prompt)
+	if err != nil {
 		return "", nil
 	}
 	h := fulltext.HomeOf(opts.Layout, opts.Root)
@@ -126,8 +131,11 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 		}
 	}
 	if opts.Answers {
-		ts, _ := fulltext.Terms(opts.Prompt)
-		return formatAnswers(opts.Root, attrs, ranked, ts, budget), nil
+		room := tiers.ContextLimit
+		if opts.Room > 0 {
+			room = min(opts.Room, room)
+		}
+		return formatAnswers(opts.Root, attrs, ranked, terms, min(budget, room)), nil
 	}
 	if len(memories) == 0 && len(excerpts) == 0 || budget == 0 && len(memories) == 0 {
 		return "", nil

@@ -14,7 +14,7 @@ import (
 func autoFix(d doc, create bool, now time.Time, warn func(Warning)) {
 	fix := fixTo(warn)
 	if d.str("schema_version") == "" {
-		d["schema_version"] = "1.0"
+		d["schema_version"] = SchemaVersion
 		fix("schema_version", "set to 1.0")
 	}
 	if d.str("updated_at") == "" {

@@ -149,7 +149,7 @@ func changeSummary(in doc, def string) string {
 func draftCreate(in doc, o DraftOptions) doc {
 	now := stamp(o.Now)
 	d := doc{
-		"schema_version": "1.0", "category": o.Category, "id": TitleID(in.str("title")),
+		"schema_version": SchemaVersion, "category": o.Category, "id": TitleID(in.str("title")),
 		"title": in["title"], "tags": in["tags"], "content": in["content"],
 		"created_at": now, "updated_at": now, "record_status": StatusActive, "times_updated": 0,
 	}

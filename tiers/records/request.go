@@ -117,3 +117,6 @@ type Input struct {
 
 // InputOf is the document d as a write's input; the write fills d in.
 func InputOf(d map[string]any) *Input { return &Input{doc: doc(d)} }
+
+// Root is the records root the target was resolved in.
+func (t Target) Root() string { return t.root }
