@@ -41,6 +41,9 @@ func outsideFirst(ev Event, h Handler) Handler {
 		cctx, cancel := context.WithTimeout(ctx, left)
 		defer cancel()
 		j := openJournal(env)
+		if ev == Stop {
+			j.EndSession(in.SessionID) // every tool call of the turn has ended
+		}
 		_, cerr := j.CommitOutside(cctx)
 		if msg := journalNote(j, ev, cerr); msg != "" {
 			ans.Message = strings.TrimSpace(ans.Message + "\n" + msg)

@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -389,12 +390,11 @@ func TestJournalDetachedHead(t *testing.T) {
 	}
 }
 
-// While another program holds the repository, three sessions' changes
-// stay apart. With the index held, each is committed at once, under its
-// own session, and the index is brought in step once it is free. With
-// the branch held, the changes wait in a queue with their authors (doctor
-// says how many, since when and why) and are committed in order, each as
-// its own, by the next commit once it is free.
+// While another program holds the repository (its index, or its
+// branch), three sessions' changes stay apart: they wait in a queue with
+// their authors (doctor says how many, since when and why) and are
+// committed in order, each as its own, by the next commit once it is
+// free; the index is in step after.
 func TestJournalBusyRepositoryKeepsSessionsApart(t *testing.T) {
 	zylos, r := journalHome(t)
 	mem := filepath.Join(zylos, "memory")
@@ -501,5 +501,158 @@ func TestJournalHistoryByPathIndex(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(revs(got.Stdout)), "\n"); len(lines) != 3 ||
 		!strings.Contains(lines[0], "by hand, notes") || !strings.Contains(lines[1], "sess-3") || !strings.Contains(lines[2], "sess-1") {
 		t.Errorf("history with changes after the index:\n%s%s", got.Stdout, got.Stderr)
+	}
+}
+
+// The review's cases: a window must never hand a user's edit to the agent,
+// nor an undo write over what the journal does not have.
+
+// An undo never writes over content the journal does not have: with a
+// shell of another session running, the user's fresh edit of core.md is
+// not committed yet, and undoing a session that changed core.md refuses.
+func TestJournalUndoKeepsUncommittedEdits(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	core := filepath.Join(mem, "core.md")
+	toolHook(t, r, "PreToolUse", "sess-b", "toolu_w", "Write", core)
+	appendFile(t, core, "- by sess-b\n")
+	toolHook(t, r, "PostToolUse", "sess-b", "toolu_w", "Write", core)
+	toolHook(t, r, "PreToolUse", "sess-a", "toolu_sh", "Bash", "") // still running
+	appendFile(t, core, "USER NOTE\n")
+	res := r.Exec(t, "undo", "--session", "sess-b")
+	if res.Code == 0 || !strings.Contains(res.Stderr, "memory/core.md has changes the journal does not have yet") {
+		t.Fatalf("undo: %+v", res)
+	}
+	if data, _ := os.ReadFile(core); !strings.Contains(string(data), "USER NOTE") {
+		t.Error("the undo wrote over the user's edit")
+	}
+}
+
+// A shell window whose PostToolUse never came holds only what changed
+// after it opened; a user's edit made before the next shell call is an
+// external edit, never that call's; and the session's Stop closes the
+// window it left.
+func TestJournalStaleShellWindowTakesNothingOfTheUsers(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	toolHook(t, r, "PreToolUse", "sess-1", "toolu_lost", "Bash", "") // never closed
+	time.Sleep(20 * time.Millisecond)
+	prefs := filepath.Join(mem, "reference", "preferences.md")
+	appendFile(t, prefs, "- the user's preference\n")
+	// The file was changed after the lost window opened: that window may
+	// have made it, so it waits; the session's Stop ends the window.
+	r.Stdin = `{"hook_event_name":"Stop","session_id":"sess-1","stop_hook_active":false,"last_assistant_message":"Done."}`
+	if res := r.Exec(t, "hook", "stop"); res.Code != 0 {
+		t.Fatal(res)
+	}
+	toolHook(t, r, "PreToolUse", "sess-2", "toolu_b2", "Bash", "")
+	os.WriteFile(filepath.Join(mem, "b2.md"), []byte("by b2\n"), 0o644)
+	toolHook(t, r, "PostToolUse", "sess-2", "toolu_b2", "Bash", "")
+	got := commitsOf(t, mem)
+	if got[0] != "Bash: create b2.md|sess-2|toolu_b2" || got[1] != "external edit: update reference/preferences.md||" {
+		t.Fatalf("commits:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// The user checks out an old revision; the agent's shell command then
+// writes a note: the checkout's files are not the agent's change.
+func TestJournalCheckoutIsNotTheAgents(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	core := filepath.Join(mem, "core.md")
+	for i := 0; i < 3; i++ {
+		appendFile(t, core, fmt.Sprintf("- fact %d\n", i))
+		writeThroughHook(t, r, "sess-w", core, string(mustRead(t, core)))
+	}
+	gitIn(t, mem, "checkout", "-q", "HEAD~3")
+	time.Sleep(20 * time.Millisecond)
+	toolHook(t, r, "PreToolUse", "sess-1", "toolu_n", "Bash", "")
+	os.WriteFile(filepath.Join(mem, "scratch.md"), []byte("note\n"), 0o644)
+	res := toolHook(t, r, "PostToolUse", "sess-1", "toolu_n", "Bash", "")
+	if strings.Contains(res.Stdout, "removed memory") {
+		t.Errorf("the agent was told it removed memory: %s", res.Stdout)
+	}
+	if got := gitIn(t, mem, "log", "-1", "--name-only", "--format=%s", "master"); got != "Bash: create scratch.md\n\nscratch.md\n" {
+		t.Fatalf("the branch's last commit:\n%s", got)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// A directory that becomes a file, and a repository nested in memory/,
+// are committed as git would keep them: the journal does not wedge, and
+// no .git of another repository enters it.
+func TestJournalDirectoryToFileAndNestedRepository(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	os.MkdirAll(filepath.Join(mem, "notes"), 0o755)
+	writeThroughHook(t, r, "sess-1", filepath.Join(mem, "notes", "x.md"), "x\n")
+	toolHook(t, r, "PreToolUse", "sess-2", "toolu_d", "Bash", "")
+	os.RemoveAll(filepath.Join(mem, "notes"))
+	os.WriteFile(filepath.Join(mem, "notes"), []byte("now a file\n"), 0o644)
+	gitIn(t, filepath.Join(mem), "init", "-q", "sub")
+	os.WriteFile(filepath.Join(mem, "sub", "y.md"), []byte("y\n"), 0o644)
+	res := toolHook(t, r, "PostToolUse", "sess-2", "toolu_d", "Bash", "")
+	if res.Stderr != "" {
+		t.Errorf("hook: %+v", res)
+	}
+	tracked := gitIn(t, mem, "ls-files")
+	if !strings.Contains(tracked, "notes\n") || strings.Contains(tracked, "notes/x.md") || strings.Contains(tracked, "sub/.git") {
+		t.Errorf("tracked:\n%s", tracked)
+	}
+	gitIn(t, mem, "fsck", "--strict", "--no-progress")
+	if res := r.Exec(t, "doctor"); strings.Contains(res.Stdout, "journal queue") {
+		t.Errorf("the journal wedged:\n%s", res.Stdout)
+	}
+}
+
+// history never lists a change no longer on the branch (the user reset
+// it away), index or none.
+func TestJournalHistoryAfterReset(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	notes := filepath.Join(mem, "notes.md")
+	writeThroughHook(t, r, "sess-1", notes, "one\n")
+	writeThroughHook(t, r, "sess-2", notes, "one\ntwo\n")
+	buildPathIndex(t, zylos)
+	dropped := strings.TrimSpace(gitIn(t, mem, "rev-parse", "--short=10", "HEAD"))
+	gitIn(t, mem, "reset", "-q", "--hard", "HEAD~1")
+	if res := r.Exec(t, "history", "memory/notes.md"); strings.Contains(res.Stdout, dropped) || !strings.Contains(res.Stdout, "sess-1") {
+		t.Errorf("history after the reset:\n%s%s", res.Stdout, res.Stderr)
+	}
+}
+
+// A git of the user's at work in memory/ keeps its lock, even one it has
+// closed while its editor runs: the hooks meanwhile neither remove it nor
+// break the user's commit.
+func TestJournalLeavesALiveGitsLock(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	appendFile(t, filepath.Join(mem, "core.md"), "- the user's own line\n")
+	cmd := exec.Command("git", "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-q", "-a")
+	cmd.Dir = mem
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_EDITOR=sleep 1.5; echo 'by the user' >")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the editor runs, index.lock closed
+	notes := filepath.Join(mem, "notes.md")
+	toolHook(t, r, "PreToolUse", "sess-1", "toolu_g", "Write", notes)
+	os.WriteFile(notes, []byte("the agent's\n"), 0o644)
+	toolHook(t, r, "PostToolUse", "sess-1", "toolu_g", "Write", notes)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the user's commit failed: %v\n%s", err, out.String())
+	}
+	if got := gitIn(t, mem, "log", "--format=%s", "-3"); !strings.Contains(got, "by the user") {
+		t.Errorf("history:\n%s", got)
 	}
 }

@@ -160,6 +160,10 @@ func (j *Journal) commitSeen(ctx context.Context, c Change, sel selection, cur s
 	if todo {
 		res, err = j.commitLocked(ctx, c, sel, cur)
 	}
+	if j.gcDue {
+		j.gcDue = false
+		j.gcAuto(ctx)
+	}
 	if err != nil && c.Source != FromExternal {
 		// An external edit waits in the tree as it is; anyone else's
 		// change waits in the queue, with its author.
@@ -230,6 +234,12 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection, cur
 	if err := j.busy(); err != nil {
 		return nil, err
 	}
+	// A lock left by a dead git was removed with the journal lock; one a
+	// live program holds means it is at work (a user's commit waiting for
+	// its editor): moving the branch under it would break its commit.
+	if err := j.busyLocks(); err != nil {
+		return nil, err
+	}
 	_, hurried := ctx.Deadline()
 	j.repairIndex()
 	old, stamped := j.loadStamp()
@@ -240,25 +250,26 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection, cur
 	if hurried && walkErr == nil {
 		sel = sel.without(bigFiles(old, cur))
 	}
-	if stamped && walkErr == nil && j.head() != "" {
-		old, err := j.drain(old, cur)
+	if walkErr == nil && j.head() != "" {
+		// What waits is committed first, each with its author, stamp or
+		// none.
+		drained, err := j.drain(old, cur)
 		if err != nil {
 			return nil, err
 		}
-		res, err := j.commitInProcess(c, sel, old, cur)
-		if err == nil && res != nil && !hurried {
-			j.gcAuto(ctx)
-			j.catchUp(ctx, false)
+		if stamped {
+			res, err := j.commitInProcess(c, sel, drained, cur)
+			if err == nil && res != nil && !hurried {
+				j.gcDue = true // after the lock is let go: gc takes its time
+				j.catchUp(ctx, false)
+			}
+			return res, err
 		}
-		return res, err
 	}
 	// The first commit, or one with no stamp to say what changed: git
 	// finds the changes itself.
 	if at, branch := j.Detached(); at != "" {
 		return nil, fmt.Errorf("%w (memory/ is checked out at %s; the journal's branch is %s)", ErrBusy, at, branch)
-	}
-	if err := j.busyLocks(); err != nil {
-		return nil, err
 	}
 	var spec, limit []string
 	if sel.only != nil {
@@ -373,23 +384,25 @@ func (j *Journal) commitFiles(c Change, files []worktreeFile, keep func()) (*Com
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
+	}
+	// The index's entries for these files are listed for repair before
+	// the branch moves, and struck once they are set: a commit cut short
+	// between the two leaves its index to the next commit, never behind.
+	_, err = os.Lstat(filepath.Join(j.gitDir, indexStaleFile))
+	behind := err == nil // repaired as a whole by repairIndex
+	if attached {
+		j.staleIndex(paths)
+	}
 	subject, _, _ := strings.Cut(msg, "\n")
 	if err := e.updateRef(ref, parent, rev, "commit: "+subject, when); err != nil {
 		return nil, err
 	}
 	j.indexCommit(parentRev, rev.String(), st.files)
-	if attached {
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = f.path
-		}
-		if _, err := os.Lstat(filepath.Join(j.gitDir, indexStaleFile)); err == nil {
-			j.staleIndex(paths) // behind already: repaired as a whole
-		} else if err := e.syncIndex(files); err != nil {
-			// The commit stands; the index is brought in step by a
-			// later commit (repairIndex).
-			j.staleIndex(paths)
-		}
+	if attached && !behind && e.syncIndex(files) == nil {
+		os.Remove(filepath.Join(j.gitDir, indexStaleFile))
 	}
 	keep()
 	return &Committed{Rev: rev.String(), Parent: parentRev, Message: msg, Files: st.files, Losses: st.losses}, nil

@@ -63,7 +63,7 @@ func readWorktree(dir string, paths []string) ([]worktreeFile, error) {
 		f := worktreeFile{path: p}
 		info, err := os.Lstat(abs)
 		switch {
-		case errors.Is(err, os.ErrNotExist), err == nil && !info.Mode().IsRegular() && info.Mode()&os.ModeSymlink == 0:
+		case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR), err == nil && !info.Mode().IsRegular() && info.Mode()&os.ModeSymlink == 0:
 			f.gone = true
 		case err != nil:
 			return nil, err
@@ -282,6 +282,26 @@ func (e *engine) committed(rev plumbing.Hash, dir string, paths []string) ([]wor
 		out[i] = worktreeFile{path: p, data: data, mode: en.Mode}
 		if !cur[i].gone && cur[i].mode == en.Mode && bytes.Equal(cur[i].data, data) {
 			out[i].stat = cur[i].stat
+		}
+	}
+	return out, nil
+}
+
+// differs lists the paths whose work tree content (or absence) is not
+// what the commit rev has.
+func (e *engine) differs(rev plumbing.Hash, dir string, paths []string) ([]string, error) {
+	kept, err := e.committed(rev, dir, paths)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := readWorktree(dir, paths)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := range paths {
+		if kept[i].gone != cur[i].gone || !kept[i].gone && (kept[i].mode != cur[i].mode || !bytes.Equal(kept[i].data, cur[i].data)) {
+			out = append(out, paths[i])
 		}
 	}
 	return out, nil

@@ -33,6 +33,11 @@ type Intent struct {
 	Path    string    `json:"path,omitempty"` // the memory file it names, relative to memory/
 	Shell   bool      `json:"shell,omitempty"`
 	Opened  time.Time `json:"opened"`
+
+	// start is when the window opened by the file system's clock (its
+	// file's modification time), which the memory files' times are
+	// compared with: a shell's window holds what changed after it only.
+	start int64
 }
 
 // intentTTL is how long a window stays open without its PostToolUse: a
@@ -65,7 +70,17 @@ func (j *Journal) OpenIntent(ctx context.Context, in Intent) error {
 		return nil
 	}
 	in.Opened = j.now()
-	_, cerr := j.CommitOutside(ctx)
+	cctx, cancel := context.WithCancel(ctx)
+	if dl, ok := ctx.Deadline(); ok {
+		cctx, cancel = context.WithDeadline(ctx, dl.Add(-intentMargin))
+	}
+	_, cerr := j.CommitOutside(cctx)
+	cancel()
+	if ctx.Err() != nil {
+		// The hook has given up: its PostToolUse finds no window and
+		// commits as it can, where a window written now would outlive it.
+		return ctx.Err()
+	}
 	if err := os.MkdirAll(filepath.Join(j.state, intentDir), 0o700); err != nil {
 		return err
 	}
@@ -77,6 +92,24 @@ func (j *Journal) OpenIntent(ctx context.Context, in Intent) error {
 		return err
 	}
 	return cerr
+}
+
+// intentMargin is the time a PreToolUse keeps, after committing what was
+// pending, to open its window before its deadline.
+const intentMargin = 100 * time.Millisecond
+
+// EndSession closes the windows a session left open: at its Stop every
+// tool call of its turn has ended, so a window still open is one whose
+// PostToolUse never came (an interrupted call, a hook that gave up).
+func (j *Journal) EndSession(session string) {
+	if session == "" {
+		return
+	}
+	for _, in := range j.intents() {
+		if in.Session == session {
+			os.Remove(j.intentPath(in.ID))
+		}
+	}
 }
 
 // intents are the windows open now, the stale ones dropped.
@@ -94,31 +127,36 @@ func (j *Journal) intents() []Intent {
 		if err != nil {
 			continue
 		}
+		info, err := os.Lstat(p)
 		var in Intent
-		if json.Unmarshal(data, &in) != nil || now.Sub(in.Opened) > intentTTL {
+		if err != nil || json.Unmarshal(data, &in) != nil || now.Sub(in.Opened) > intentTTL {
 			os.Remove(p)
 			continue
 		}
+		in.start = info.ModTime().UnixNano()
 		out = append(out, in)
 	}
 	return out
 }
 
-// claims says which of paths the open windows other than except's hold:
-// the files they name, and every path when a shell is among them.
-func claims(open []Intent, except string, paths []string) (claimed []string, shell bool) {
-	for _, in := range open {
-		if in.ID == except {
-			continue
-		}
-		if in.Shell {
-			shell = true
-		}
-		if in.Path != "" && slices.Contains(paths, in.Path) {
-			claimed = append(claimed, in.Path)
+// windows tells, for the changed paths of cur, which the open windows
+// other than except's hold: a file a file tool named, and a file a
+// running shell may have made (changed after the shell's window opened,
+// or gone). The rest changed outside every window.
+func windows(open []Intent, except string, paths []string, cur stamp) (held []string) {
+	for _, p := range paths {
+		for _, in := range open {
+			if in.ID == except {
+				continue
+			}
+			st, exists := cur[p]
+			if in.Path == p || in.Shell && (!exists || st.mtime >= in.start) {
+				held = append(held, p)
+				break
+			}
 		}
 	}
-	return claimed, shell
+	return held
 }
 
 // CommitOutside commits, as an external edit, what changed outside every
@@ -139,11 +177,11 @@ func (j *Journal) CommitOutside(ctx context.Context) (*Committed, error) {
 	if all {
 		return nil, nil // no stamp to tell the windows' changes from others': the windows' owners commit
 	}
-	claimed, shell := claims(open, "", paths)
-	if shell {
-		return nil, nil // a shell running may have made any of them
+	held := windows(open, "", paths, cur)
+	if len(held) == len(paths) {
+		return nil, nil
 	}
-	return j.commitSeen(ctx, Change{Source: FromExternal}, selection{except: claimed}, cur)
+	return j.commitSeen(ctx, Change{Source: FromExternal}, selection{except: held}, cur)
 }
 
 // HasIntent reports whether the tool call id has an open window.
@@ -190,11 +228,18 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 	if err != nil {
 		return nil, ErrNoIntent
 	}
-	defer os.Remove(path)
+	info, err := os.Lstat(path)
+	// Closed first: a commit that fails or is cut short queues the change
+	// or leaves it to the next look, never a window open for good.
+	os.Remove(path)
 	var in Intent
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrNoIntent, err)
+	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, fmt.Errorf("%w (%v)", ErrNoIntent, err)
 	}
+	in.start = info.ModTime().UnixNano()
 	c.ToolUse = in.ID
 	paths, all, cur := j.changedNow()
 	if !all && len(paths) == 0 && j.waiting().Count == 0 {
@@ -205,8 +250,25 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		if all {
 			return j.commitSeen(ctx, c, selection{}, cur)
 		}
-		claimed, _ := claims(open, in.ID, paths)
-		return j.commitSeen(ctx, c, selection{except: claimed}, cur)
+		// The shell's: what changed after its window opened (or went),
+		// that no other window holds. What changed before it, that no
+		// other shell may have made, goes first as an external edit.
+		held := windows(open, in.ID, paths, cur)
+		var mine, before []string
+		for _, p := range paths {
+			switch st, exists := cur[p]; {
+			case slices.Contains(held, p):
+			case !exists || st.mtime >= in.start:
+				mine = append(mine, p)
+			default:
+				before = append(before, p)
+			}
+		}
+		var outside selection
+		if len(before) > 0 {
+			outside = selection{only: before}
+		}
+		return j.commitBoth(ctx, outside, c, mine, cur)
 	}
 	if in.Path == "" {
 		return nil, nil
@@ -216,15 +278,23 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		return j.commitSeen(ctx, c, selection{only: own}, cur)
 	}
 	others := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return slices.Contains(own, p) })
-	var outsideErr error
-	if len(others) > 0 {
-		if claimed, shell := claims(open, in.ID, others); !shell {
-			// A failure here leaves the external edits in the tree; the
-			// call's own change is still committed, or queued, as its own.
-			_, outsideErr = j.commitSeen(ctx, Change{Source: FromExternal}, selection{except: append(claimed, own...)}, cur)
-		}
+	var outside selection
+	if held := windows(open, in.ID, others, cur); len(held) < len(others) {
+		outside = selection{except: append(held, own...)}
 	}
 	own = slices.DeleteFunc(own, func(p string) bool { return !slices.Contains(paths, p) })
+	return j.commitBoth(ctx, outside, c, own, cur)
+}
+
+// commitBoth commits first, as an external edit, what outside selects
+// (nothing when it is the zero selection), then own as c. A failure of
+// the first leaves the external edits in the tree; the call's own change
+// is still committed, or queued, as its own.
+func (j *Journal) commitBoth(ctx context.Context, outside selection, c Change, own []string, cur stamp) (*Committed, error) {
+	var outsideErr error
+	if outside.only != nil || outside.except != nil {
+		_, outsideErr = j.commitSeen(ctx, Change{Source: FromExternal}, outside, cur)
+	}
 	if len(own) == 0 {
 		return nil, outsideErr
 	}

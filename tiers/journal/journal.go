@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -42,7 +43,7 @@ const (
 // staging and pending files, the temps of atomic writes, and editors'
 // leftovers (backups, swap and lock files). Nothing else is left out,
 // whatever a .gitignore in memory/ says.
-var excluded = []string{"/.state/", ".index.lock", ".index-pending", ".staging/", ".*.tmp-*", "*.lock",
+var excluded = []string{"/.state/", ".git/", ".index.lock", ".index-pending", ".staging/", ".*.tmp-*", "*.lock",
 	"*~", ".*.sw[a-p]", ".#*", "#*#"}
 
 // excludedPathspecs are the excluded paths as pathspecs of `git add`.
@@ -120,6 +121,7 @@ type Journal struct {
 	Environ []string
 
 	holding bool // the journal lock is held: the git lock files are ours
+	gcDue   bool // a commit asks for git gc --auto once the lock is let go
 }
 
 // Open returns the journal of the home l.
@@ -322,6 +324,11 @@ func (j *Journal) recoverLocks() error {
 		return nil
 	}
 	time.Sleep(lockSettle)
+	if j.gitAtWork() {
+		// A git of the user's may hold a lock it has closed (git commit
+		// while its editor runs): it is not dead.
+		return nil
+	}
 	held := heldOpen(loose)
 	for _, l := range loose {
 		if held[l] {
@@ -375,6 +382,32 @@ func heldOpen(paths []string) map[string]bool {
 		}
 	}
 	return held
+}
+
+// gitAtWork reports whether a git process (of this user: another's
+// cannot be seen) is running in memory/, by its working directory.
+func (j *Journal) gitAtWork() bool {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return true // cannot tell: leave the locks be
+	}
+	self := strconv.Itoa(os.Getpid())
+	dir, _ := filepath.EvalSymlinks(j.dir)
+	for _, proc := range procs {
+		name := proc.Name()
+		if name[0] < '0' || name[0] > '9' || name == self {
+			continue
+		}
+		comm, err := regfile.ReadFile(filepath.Join("/proc", name, "comm"))
+		if err != nil || !strings.HasPrefix(strings.TrimSpace(string(comm)), "git") {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", name, "cwd"))
+		if err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // busyLocks says whether a git lock file is in the way of git's own

@@ -112,6 +112,11 @@ func (j *Journal) revsOf(ctx context.Context, path string, max int) (revs []stri
 		return nil, false
 	}
 	if tip != head {
+		// An index of a history that changed since (a reset, a rewrite)
+		// lists changes no longer on the branch: git walks.
+		if _, err := j.git(ctx, nil, "merge-base", "--is-ancestor", tip, head); err != nil {
+			return nil, false
+		}
 		out, err := j.git(ctx, nil, "log", "--format=%H", "--no-renames", head, "^"+tip, "--", ":(literal)"+path)
 		if err != nil {
 			return nil, false

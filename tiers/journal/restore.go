@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/realpath"
@@ -39,14 +42,18 @@ func (j *Journal) Restore(ctx context.Context, c Change, rel, rev string, write 
 	if _, err := j.CommitOutside(ctx); err != nil && !errors.Is(err, ErrBusy) {
 		return "", err
 	}
+	if err := j.keptAll(ctx, []string{rel}, "restored"); err != nil {
+		return "", err
+	}
 	if write == nil {
 		write = writeFile
 	}
+	mark := j.Mark()
 	if err := write(abs, data, "restored from "+short(rev)); err != nil {
 		return "", err
 	}
 	c.Summary = fmt.Sprintf("memory/%s as at %s", rel, short(rev))
-	res, err := j.Commit(ctx, c)
+	res, err := j.commitOwn(ctx, c, mark)
 	if err != nil {
 		return "restored " + c.Summary + " (not yet in the journal: " + err.Error() + ")", nil
 	}
@@ -217,7 +224,15 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 	if len(plan.Files) == 0 {
 		return nil, fmt.Errorf("session %q %w (its %d %s are reverted in the memory as it is); nothing changed", session, ErrUndone, n, plural(n, "change is", "changes are"))
 	}
+	var paths []string
+	for _, f := range plan.Files {
+		paths = append(paths, f.Path)
+	}
+	if err := j.keptAll(ctx, paths, "undone"); err != nil {
+		return nil, err
+	}
 	var lines []string
+	mark := j.Mark()
 	if err := j.revertFiles(ctx, plan.tree, plan.Files, "undone: session "+session, func(msg string) {
 		lines = append(lines, "warning: "+msg)
 	}); err != nil {
@@ -226,7 +241,7 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 	for _, e := range plan.Entries {
 		lines = append(lines, "reverted "+e.Line(loc))
 	}
-	res, err := j.Commit(ctx, c)
+	res, err := j.commitOwn(ctx, c, mark)
 	switch {
 	case err != nil:
 		lines = append(lines, "undid "+c.Summary+" (not yet in the journal: "+err.Error()+")")
@@ -234,6 +249,44 @@ func (j *Journal) Undo(ctx context.Context, c Change, session string, loc *time.
 		lines = append(lines, fmt.Sprintf("undid %s (%s): %s", c.Summary, short(res.Rev), Describe(res.Files)))
 	}
 	return lines, nil
+}
+
+// keptAll refuses, naming them, the paths whose content in memory/ is not
+// the journal's yet (a running tool call's, or an edit the journal could
+// not commit): writing over them would lose it for good.
+func (j *Journal) keptAll(ctx context.Context, paths []string, what string) error {
+	changed, all := j.ChangedPaths()
+	var check []string
+	for _, p := range paths {
+		if all || slices.Contains(changed, p) {
+			check = append(check, p)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	differ, err := openEngine(j.gitDir).differs(plumbing.NewHash(j.head()), j.dir, check)
+	if err != nil {
+		return err
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("memory/%s %s changes the journal does not have yet (a tool call at work, or a commit that waits); nothing %s, try again",
+			strings.Join(differ, ", memory/"), plural(len(differ), "has", "have"), what)
+	}
+	return nil
+}
+
+// commitOwn commits, as c, what changed since mark: a command's own
+// change, and nothing another writer made before it.
+func (j *Journal) commitOwn(ctx context.Context, c Change, mark Mark) (*Committed, error) {
+	if mark.st == nil {
+		return j.Commit(ctx, c)
+	}
+	paths := j.ChangedSince(mark)
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	return j.commitSelected(ctx, c, selection{only: paths})
 }
 
 // revertFiles writes the memory as tree has it, for the files an undo

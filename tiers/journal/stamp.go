@@ -31,7 +31,8 @@ const racy = -1
 // skipName reports whether a file or directory under memory/ is outside
 // the journal: git's own, and what the journal excludes.
 func skipName(rel, name string, dir bool) bool {
-	return rel == ".git" || isExcluded(rel, name, dir)
+	// A repository nested in memory/ is its own, never memory files.
+	return name == ".git" || isExcluded(rel, name, dir)
 }
 
 // walk stamps the memory tree.
