@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The engine's trees are git's: names that sort differently as a file
@@ -14,7 +15,9 @@ import (
 // and git status finds the work tree clean.
 func TestEngineTreesAreGits(t *testing.T) {
 	j, mem := home(t)
-	ctx := context.Background()
+	// A deadline, as a hook's: the commit is written in process.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	write := func(rel, text string) {
 		p := filepath.Join(mem, filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)

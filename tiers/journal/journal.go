@@ -121,7 +121,6 @@ type Journal struct {
 	Environ []string
 
 	holding bool // the journal lock is held: the git lock files are ours
-	gcDue   bool // a commit asks for git gc --auto once the lock is let go
 }
 
 // Open returns the journal of the home l.
