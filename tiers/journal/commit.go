@@ -413,14 +413,11 @@ const indexStaleFile = "zylos-journal-index-stale"
 
 // staleIndex adds paths to the index's repairs to come.
 func (j *Journal) staleIndex(paths []string) {
-	f, err := regfile.OpenFile(filepath.Join(j.gitDir, indexStaleFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
+	var b strings.Builder
 	for _, p := range paths {
-		fmt.Fprintln(f, strconv.Quote(p))
+		b.WriteString(strconv.Quote(p) + "\n")
 	}
+	appendFile(filepath.Join(j.gitDir, indexStaleFile), []byte(b.String()), 0o644)
 }
 
 // repairIndex sets the index entries that commits could not set to what

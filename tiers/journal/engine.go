@@ -406,15 +406,9 @@ func replaceLocked(p string, content func() ([]byte, error)) (err error) {
 // appendReflog adds a line to a reflog, as git does for its commits: what
 // git reflog shows, never what the journal relies on.
 func appendReflog(p, line string) {
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
-		return
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		appendFile(p, []byte(line), 0o644)
 	}
-	f, err := regfile.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	f.WriteString(line)
-	f.Close()
 }
 
 // readRef is the commit a ref names, loose or packed; "" when none.

@@ -194,7 +194,7 @@ func (j *Journal) checkRepo() (exists bool, err error) {
 	if data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD")); err == nil {
 		head := strings.TrimSpace(string(data))
 		if ref, ok := strings.CutPrefix(head, "ref: "); !(ok && strings.HasPrefix(ref, "refs/")) && !isRev(head) {
-			return false, fmt.Errorf("memory/.git is not a repository git can read (its HEAD is %q)", clip(head, 40))
+			return false, fmt.Errorf("memory/.git is not a repository git can read (its HEAD is %q)", truncate(head, 40))
 		}
 	}
 	return true, nil
@@ -211,14 +211,6 @@ func isRev(s string) bool {
 		}
 	}
 	return true
-}
-
-// clip cuts s to n bytes at most.
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // ensure makes memory/.git the journal's repository: an existing one is
@@ -440,6 +432,21 @@ func (j *Journal) busy() error {
 		}
 	}
 	return nil
+}
+
+// appendFile appends data to one of the journal's files, creating it
+// with perm: one write with O_APPEND, so writers racing each other each
+// keep their lines.
+func appendFile(path string, data []byte, perm os.FileMode) error {
+	f, err := regfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }
 
 // writeState replaces one of the journal's own files (its stamp, the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ func (j *Journal) indexCommit(parent, rev string, files []FileChange) {
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s\t%s\n", rev, strconv.Quote(f.Path))
 	}
-	if appendFile(filepath.Join(j.gitDir, pathIndexFile), b.Bytes()) == nil {
+	if appendFile(filepath.Join(j.gitDir, pathIndexFile), b.Bytes(), 0o644) == nil {
 		writeState(filepath.Join(j.gitDir, pathIndexTip), []byte(rev+"\n"))
 	}
 }
@@ -94,7 +93,7 @@ func (j *Journal) catchUp(ctx context.Context, allowWhole bool) error {
 	if whole {
 		err = writeState(index, b.Bytes())
 	} else {
-		err = appendFile(index, b.Bytes())
+		err = appendFile(index, b.Bytes(), 0o644)
 	}
 	if err != nil {
 		return err
@@ -103,10 +102,10 @@ func (j *Journal) catchUp(ctx context.Context, allowWhole bool) error {
 }
 
 // revsOf lists the changes that touched path, newest first, by the
-// index and, for the changes the index lacks, git; at most max of them
-// when max > 0. ok is false when the index cannot say (then git walks the
+// index and, for the changes the index lacks, git; at most limit of them
+// when limit > 0. ok is false when the index cannot say (then git walks the
 // whole journal).
-func (j *Journal) revsOf(ctx context.Context, path string, max int) (revs []string, ok bool) {
+func (j *Journal) revsOf(ctx context.Context, path string, limit int) (revs []string, ok bool) {
 	tip, head := j.indexedTip(), j.head()
 	if tip == "" || head == "" {
 		return nil, false
@@ -137,8 +136,8 @@ func (j *Journal) revsOf(ctx context.Context, path string, max int) (revs []stri
 	}
 	const block = 64 << 10
 	var carry []byte
-	for end := info.Size(); end > 0 && (max <= 0 || len(revs) < max); {
-		start := max64(0, end-block)
+	for end := info.Size(); end > 0 && (limit <= 0 || len(revs) < limit); {
+		start := max(0, end-block)
 		buf := make([]byte, end-start, end-start+int64(len(carry)))
 		if _, err := f.ReadAt(buf, start); err != nil {
 			return nil, false
@@ -150,7 +149,7 @@ func (j *Journal) revsOf(ctx context.Context, path string, max int) (revs []stri
 		} else {
 			carry = nil
 		}
-		for i := len(lines) - 1; i >= 0 && (max <= 0 || len(revs) < max); i-- {
+		for i := len(lines) - 1; i >= 0 && (limit <= 0 || len(revs) < limit); i-- {
 			if line := lines[i]; len(line) == 40+len(want) && bytes.HasSuffix(line, want) {
 				revs = append(revs, string(line[:40]))
 			}
@@ -158,24 +157,4 @@ func (j *Journal) revsOf(ctx context.Context, path string, max int) (revs []stri
 		end = start
 	}
 	return revs, true
-}
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// appendFile appends data to the file at path, creating it.
-func appendFile(path string, data []byte) error {
-	f, err := regfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }

@@ -70,15 +70,7 @@ func (j *Journal) enqueue(c Change, paths []string, why error) error {
 	if err := os.MkdirAll(j.state, 0o700); err != nil {
 		return err
 	}
-	f, err := regfile.OpenFile(filepath.Join(j.state, queueFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(line, '\n'))
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
+	return appendFile(filepath.Join(j.state, queueFile), append(line, '\n'), 0o600)
 }
 
 // readQueue reads the waiting changes of one queue file.
