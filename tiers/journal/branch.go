@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,24 +18,33 @@ const branchFile = "zylos-journal-branch"
 // branchRef is the journal's branch (refs/heads/NAME), and whether HEAD
 // is on it: false when HEAD is detached or on another branch.
 func (j *Journal) branchRef() (ref string, attached bool) {
+	ref, attached, _ = j.headState()
+	return ref, attached
+}
+
+// headState is branchRef and what HEAD says ("" when it cannot be read),
+// from one read of HEAD.
+func (j *Journal) headState() (ref string, attached bool, head string) {
 	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
 	if err == nil {
-		if name, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: "); ok && strings.HasPrefix(name, "refs/heads/") {
-			if kept := j.keptBranch(); kept == "" || kept == name || readRef(j.gitDir, kept) == "" {
-				return name, true
-			}
-			return j.keptBranch(), false // on a branch of the user's
-		}
+		head = strings.TrimSpace(string(data))
 	}
-	if kept := j.keptBranch(); kept != "" {
-		return kept, false
+	kept := j.keptBranch()
+	if name, ok := strings.CutPrefix(head, "ref: "); ok && strings.HasPrefix(name, "refs/heads/") {
+		if kept == "" || kept == name || readRef(j.gitDir, kept) == "" {
+			return name, true, head
+		}
+		return kept, false, head // on a branch of the user's
+	}
+	if kept != "" {
+		return kept, false, head
 	}
 	for _, name := range []string{"refs/heads/master", "refs/heads/main"} {
 		if readRef(j.gitDir, name) != "" {
-			return name, false
+			return name, false, head
 		}
 	}
-	return "refs/heads/master", false
+	return "refs/heads/master", false, head
 }
 
 // keepBranch records the branch HEAD is on as the journal's, when it is
@@ -66,22 +74,17 @@ func (j *Journal) Detached() (at, branch string) {
 	if exists, err := j.checkRepo(); err != nil || !exists {
 		return "", "" // no repository the journal uses: its problem is told
 	}
-	ref, attached := j.branchRef()
-	if attached {
+	ref, attached, head := j.headState()
+	switch {
+	case attached:
 		return "", ""
-	}
-	data, err := regfile.ReadFile(filepath.Join(j.gitDir, "HEAD"))
-	if err != nil {
-		if _, serr := os.Stat(j.gitDir); serr != nil {
-			return "", "" // no repository yet
-		}
+	case head == "":
 		return "an unreadable HEAD", strings.TrimPrefix(ref, "refs/heads/")
 	}
-	at = strings.TrimSpace(string(data))
-	if name, ok := strings.CutPrefix(at, "ref: "); ok {
+	if name, ok := strings.CutPrefix(head, "ref: "); ok {
 		at = strings.TrimPrefix(name, "refs/heads/")
 	} else {
-		at = short(at)
+		at = short(head)
 	}
 	return at, strings.TrimPrefix(ref, "refs/heads/")
 }
