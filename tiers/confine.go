@@ -6,8 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
+
+	"github.com/zylos/zylos-memory/internal/realpath"
 )
 
 // OutsideHomeError is a memory path that leads out of the zylos home
@@ -49,7 +50,7 @@ func (l Layout) CheckConfined() error {
 		if err != nil {
 			return fmt.Errorf("check %s: %w", l.rel(p), err)
 		}
-		if real != home && !isWithin(home, real) {
+		if _, inside := realpath.Below(home, real); real != home && !inside {
 			return &OutsideHomeError{Path: l.rel(p), Resolved: real, Home: l.ZylosDir}
 		}
 	}
@@ -97,10 +98,4 @@ func resolveExisting(path string, hops int) (string, error) {
 		rest = filepath.Join(filepath.Base(p), rest)
 		p = parent
 	}
-}
-
-// isWithin reports whether p lies strictly inside dir (both clean).
-func isWithin(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../")
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zylos/zylos-memory/internal/realpath"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/entries"
 )
@@ -85,15 +86,12 @@ func (h Home) memoryPath(p string) (ref, error) {
 		return ref{}, fmt.Errorf("ref %q: not in this home's memory/ (%s)", p, h.Layout.MemoryDir())
 	}
 	abs := filepath.Join(home, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := filepath.EvalSymlinks(abs); errors.Is(err, os.ErrNotExist) {
 		return ref{}, fmt.Errorf("%s does not exist; find the memory with memory_search", rel)
-	}
-	if err != nil {
+	} else if err != nil {
 		return ref{}, fmt.Errorf("ref %q: %w", p, err)
 	}
-	mem, err := filepath.EvalSymlinks(h.Layout.MemoryDir())
-	if err != nil || !strings.HasPrefix(real, mem+string(filepath.Separator)) {
+	if !realpath.Confined(h.Layout.MemoryDir(), abs) {
 		return ref{}, fmt.Errorf("ref %q: it leads outside this home's memory/", p)
 	}
 	return ref{rel: rel, abs: abs}, nil

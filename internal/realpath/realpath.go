@@ -27,20 +27,22 @@ func Resolve(p string) string {
 // through a link are both inside.
 func Within(dir, p string) (string, bool) {
 	dir, p = filepath.Clean(dir), filepath.Clean(p)
-	if rel, ok := below(dir, p); ok {
+	if rel, ok := Below(dir, p); ok {
 		return rel, true
 	}
-	return below(Resolve(dir), Resolve(p))
+	return Below(Resolve(dir), Resolve(p))
 }
 
 // Confined reports whether p, with its links followed, lies below dir
 // with its links followed: a write to p cannot land outside dir.
 func Confined(dir, p string) bool {
-	_, ok := below(Resolve(filepath.Clean(dir)), Resolve(filepath.Clean(p)))
+	_, ok := Below(Resolve(filepath.Clean(dir)), Resolve(filepath.Clean(p)))
 	return ok
 }
 
-func below(dir, p string) (string, bool) {
+// Below is p relative to dir, slash-separated, when p lies strictly below
+// dir as written (both clean); no link is followed.
+func Below(dir, p string) (string, bool) {
 	rel, err := filepath.Rel(dir, p)
 	if err != nil || rel == "." || rel == ".." || len(rel) > 2 && rel[:3] == "../" {
 		return "", false

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/flock"
+	"github.com/zylos/zylos-memory/internal/realpath"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -178,8 +179,7 @@ func (j *Journal) checkRepo() (exists bool, err error) {
 		if err != nil {
 			return false, fmt.Errorf("memory/.git is a broken symlink")
 		}
-		home, _ := filepath.EvalSymlinks(j.layout.ZylosDir)
-		if rel, err := filepath.Rel(home, target); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		if !realpath.Confined(j.layout.ZylosDir, target) {
 			return false, fmt.Errorf("memory/.git is a symlink out of the home (to %s); the journal leaves it alone", target)
 		}
 		info, err = os.Stat(target)
