@@ -135,9 +135,16 @@ func toolChange(ev Event, h Handler) Handler {
 			// PreToolUse committed what was pending; the next hook or the
 			// service commits what came since).
 		case opened:
+			// What the hook wrote for the call is records (an ingest, a
+			// record moved aside): a file another session or an editor
+			// changed meanwhile is theirs, not the call's.
 			var also []string
 			if writesOwn {
-				also = j.ChangedSince(mark)
+				for _, p := range j.ChangedSince(mark) {
+					if strings.HasPrefix(p, "records/") {
+						also = append(also, p)
+					}
+				}
 			}
 			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, also)
 		default:

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -654,5 +655,73 @@ func TestJournalLeavesALiveGitsLock(t *testing.T) {
 	}
 	if got := gitIn(t, mem, "log", "--format=%s", "-3"); !strings.Contains(got, "by the user") {
 		t.Errorf("history:\n%s", got)
+	}
+}
+
+// Two sessions' tool calls run at once, each on a file of its own, while
+// an editor appends to a third: every commit of a session holds only that
+// session's file, an editor's line lands only in external edits, and no
+// session's write is taken as an external edit.
+func TestJournalConcurrentSessionsKeepTheirOwn(t *testing.T) {
+	zylos, r := journalHome(t)
+	mem := filepath.Join(zylos, "memory")
+	bin := testutil.Binary(t)
+	hook := func(command, payload string) {
+		cmd := exec.Command(bin, "hook", command)
+		cmd.Env = r.Environ()
+		cmd.Stdin = strings.NewReader(payload)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("hook %s: %v %s", command, err, out)
+		}
+	}
+	for _, s := range []string{"sess-a", "sess-b"} {
+		os.WriteFile(filepath.Join(mem, s+".md"), []byte("# "+s+"\n"), 0o644)
+	}
+	prompt := `{"hook_event_name":"UserPromptSubmit","session_id":"sess-c","prompt":"hello","cwd":"/"}`
+	r.Stdin = prompt
+	r.Exec(t, "hook", "user-prompt-submit") // the files as created: an external edit
+	base := strings.TrimSpace(gitIn(t, mem, "rev-parse", "HEAD"))
+	stop := time.Now().Add(4 * time.Second)
+	var wg sync.WaitGroup
+	for _, s := range []string{"sess-a", "sess-b"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := filepath.Join(mem, s+".md")
+			for i := 0; time.Now().Before(stop); i++ {
+				id := fmt.Sprintf("toolu_%s_%d", s, i)
+				hook("pre-tool-use", toolCallPayload("PreToolUse", s, id, "Edit", path))
+				appendFile(t, path, fmt.Sprintf("- %s line %d\n", s, i))
+				hook("post-tool-use", toolCallPayload("PostToolUse", s, id, "Edit", path))
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; time.Now().Before(stop); i++ {
+			appendFile(t, filepath.Join(mem, "reference", "preferences.md"), fmt.Sprintf("- editor line %d\n", i))
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	wg.Wait()
+	r.Stdin = prompt
+	r.Exec(t, "hook", "user-prompt-submit") // commits what the editor left last
+	log := gitIn(t, mem, "log", "--name-only", "--format=%x1e%(trailers:key=Zylos-Session,valueonly,separator=)", base+"..HEAD")
+	for _, rec := range strings.Split(log, "\x1e") {
+		session, files, _ := strings.Cut(rec, "\n")
+		for _, f := range strings.Fields(files) {
+			switch {
+			case f == "sess-a.md" || f == "sess-b.md":
+				if session+".md" != f {
+					t.Errorf("%s in a commit of session %q", f, session)
+				}
+			case f == "reference/preferences.md" && session != "":
+				t.Errorf("the editor's file in a commit of session %q", session)
+			}
+		}
+	}
+	if res := r.Exec(t, "undo", "--session", "sess-a", "--dry-run"); res.Code != 0 || strings.Contains(res.Stdout, "sess-b.md") {
+		t.Errorf("undo --dry-run of sess-a: %+v", res)
 	}
 }

@@ -215,11 +215,7 @@ func (j *Journal) changedNow() (paths []string, all bool, cur stamp) {
 }
 
 func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection, cur stamp) (*Committed, error) {
-	wait := j.LockWait
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-		wait = time.Until(dl)
-	}
-	release, err := j.lock(wait)
+	release, err := j.lockFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -339,6 +335,16 @@ func (j *Journal) commitLocked(ctx context.Context, c Change, sel selection, cur
 		j.catchUp(ctx, false) // git's commit does not append to the path index
 	}
 	return res, nil
+}
+
+// lockFor takes the journal lock within the journal's wait, or the time
+// ctx has left if less.
+func (j *Journal) lockFor(ctx context.Context) (release func(), err error) {
+	wait := j.LockWait
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		wait = time.Until(dl)
+	}
+	return j.lock(wait)
 }
 
 // commitInProcess commits, with no git process, the paths of sel that

@@ -69,6 +69,11 @@ func (j *Journal) OpenIntent(ctx context.Context, in Intent) error {
 	if j.Off() || in.ID == "" {
 		return nil
 	}
+	// The pending edits committed and the window opened under one hold
+	// of the journal lock: no other commit sees the one without the other.
+	if release, err := j.lockFor(ctx); err == nil {
+		defer release()
+	}
 	in.Opened = j.now()
 	cctx, cancel := context.WithCancel(ctx)
 	if dl, ok := ctx.Deadline(); ok {
@@ -170,6 +175,16 @@ func (j *Journal) CommitOutside(ctx context.Context) (*Committed, error) {
 	if !all && len(paths) == 0 && j.waiting().Count == 0 {
 		return nil, nil
 	}
+	// What is whose is decided under the journal lock, where no window
+	// opens or closes meanwhile. Without it the commit below waits, or
+	// fails and leaves the edits in the tree.
+	if release, err := j.lockFor(ctx); err == nil {
+		defer release()
+		paths, all, cur = j.changedNow()
+	}
+	if !all && len(paths) == 0 && j.waiting().Count == 0 {
+		return nil, nil
+	}
 	open := j.intents()
 	if len(open) == 0 {
 		return j.commitSeen(ctx, Change{Source: FromExternal}, selection{}, cur)
@@ -224,6 +239,16 @@ func (j *Journal) CloseIntent(ctx context.Context, id string, c Change, also []s
 		return nil, nil
 	}
 	path := j.intentPath(id)
+	if _, err := os.Lstat(path); err != nil {
+		return nil, ErrNoIntent
+	}
+	// The window closes, and what is in it is decided, under the journal
+	// lock: another session's look never finds the call's change with no
+	// window to claim it. Without the lock the commit below waits, or
+	// queues the change with its author.
+	if release, err := j.lockFor(ctx); err == nil {
+		defer release()
+	}
 	data, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, ErrNoIntent

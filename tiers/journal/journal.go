@@ -276,6 +276,9 @@ func (j *Journal) exclude() (added bool, err error) {
 // lock takes the home's journal lock within wait, then makes sure no
 // git lock file left by a killed committer stands in the way.
 func (j *Journal) lock(wait time.Duration) (release func(), err error) {
+	if j.holding {
+		return func() {}, nil // taken already, by a caller deciding what to commit
+	}
 	if err := os.MkdirAll(j.state, 0o755); err != nil {
 		return nil, err
 	}

@@ -371,11 +371,20 @@ func (j *Journal) revertTree(ctx context.Context, entries []Entry) (string, erro
 		}
 	}
 	if len(blocked) > 0 {
-		return "", fmt.Errorf("cannot undo cleanly; nothing changed. Later changes are in the way of: %s", strings.Join(blocked, " | "))
+		more := ""
+		if len(blocked) > shownBlocked {
+			more = fmt.Sprintf(" | and %d more", len(blocked)-shownBlocked)
+			blocked = blocked[:shownBlocked]
+		}
+		return "", fmt.Errorf("cannot undo cleanly; nothing changed. Later changes are in the way of: %s%s", strings.Join(blocked, " | "), more)
 	}
 	out, err := run(nil, "write-tree")
 	return strings.TrimSpace(out), err
 }
+
+// shownBlocked is how many blocked changes an undo's refusal names: one
+// line a person reads, not every conflict of a long session.
+const shownBlocked = 3
 
 // gitIndex is git with an index file of its own.
 func (j *Journal) gitIndex(ctx context.Context, index string, stdin []byte, args ...string) (string, error) {
