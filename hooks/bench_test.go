@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/tiers"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 )
 
 // With capture on, the prompt's sync trigger counts the prompt just

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/internal/jsstring"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	c4sync "github.com/zylos/zylos-memory/sync"

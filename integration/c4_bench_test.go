@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

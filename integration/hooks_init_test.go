@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/c4fixture"
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

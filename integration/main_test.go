@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

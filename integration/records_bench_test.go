@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/zylos/zylos-memory/internal/mcpserver"
+	"github.com/zylos/zylos-memory/mcpserver"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
 )

@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/zylos/zylos-memory/dashboard"
+	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/hooks/resident"
-	"github.com/zylos/zylos-memory/internal/dashboard"
-	"github.com/zylos/zylos-memory/internal/doctor"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )

@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/internal/dashboard"
+	"github.com/zylos/zylos-memory/dashboard"
 	"github.com/zylos/zylos-memory/scheduler"
 )
 

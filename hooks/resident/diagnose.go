@@ -8,7 +8,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/zylos/zylos-memory/internal/doctor/check"
+	"github.com/zylos/zylos-memory/internal/check"
 	"github.com/zylos/zylos-memory/tiers"
 )
 

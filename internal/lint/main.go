@@ -51,11 +51,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lint:", err)
 		os.Exit(2)
 	}
+	downward, err := checkLayers(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lint:", err)
+		os.Exit(2)
+	}
+	for _, p := range downward {
+		fmt.Println(p)
+	}
+	if len(downward) > 0 {
+		fmt.Fprintf(os.Stderr, "lint: %d import(s) run upward: the leaves (internal/) import no layer, the memory (tiers/, sync/) no front end, the front ends not cmd/\n", len(downward))
+	}
 	for _, p := range problems {
 		fmt.Println(p)
 	}
 	if len(problems) > 0 {
 		fmt.Fprintf(os.Stderr, "lint: %d call(s) use a process global outside cmd/: pass it down from cmd/ as a value, or say why the process's own is meant with %s <why>\n", len(problems), directive)
+	}
+	if len(problems) > 0 || len(downward) > 0 {
 		os.Exit(1)
 	}
 }
@@ -149,4 +162,4 @@ func checkFile(path, rel string) ([]string, error) {
 
 // testSupport are the packages only tests import: they run in a test's
 // process, never in the service.
-var testSupport = []string{"internal/lint/", "internal/testutil/", "internal/benchtree/", "internal/c4fixture/", "integration/", "e2e/"}
+var testSupport = []string{"internal/lint/", "internal/testutil/", "fixture/", "integration/", "e2e/"}

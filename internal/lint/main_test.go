@@ -65,3 +65,46 @@ func TestRepository(t *testing.T) {
 		t.Errorf("process globals outside cmd/:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// The repository's imports run downward.
+func TestRepositoryLayers(t *testing.T) {
+	got, err := checkLayers("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > 0 {
+		t.Errorf("imports running upward:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestCheckLayers(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n")
+	write("internal/leaf/leaf.go", "package leaf\nimport _ \"example.com/m/tiers\"\n")
+	write("tiers/t.go", "package tiers\nimport _ \"example.com/m/internal/leaf\"\n")
+	write("tiers/t_test.go", "package tiers\nimport _ \"example.com/m/hooks\"\n")
+	write("sync/s.go", "package sync\nimport _ \"example.com/m/dashboard\"\nimport _ \"example.com/m/fixture/f\"\n")
+	write("dashboard/d.go", "package dashboard\nimport _ \"example.com/m/tiers\"\n")
+	got, err := checkLayers(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"internal/leaf/leaf.go: imports tiers, a layer above it",
+		"sync/s.go: imports dashboard, a layer above it",
+		"sync/s.go: imports fixture/f, which is test support or of no layer",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 )
 
 // benchHome is the tree of the whole-process recall benchmarks: n records

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/records"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

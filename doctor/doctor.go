@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/hooks/resident"
-	"github.com/zylos/zylos-memory/internal/doctor/check"
+	"github.com/zylos/zylos-memory/internal/check"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"

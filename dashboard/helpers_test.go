@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
 	c4sync "github.com/zylos/zylos-memory/sync"

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/benchtree"
+	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers/fulltext"

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/scheduler"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"

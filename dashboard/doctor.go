@@ -5,7 +5,7 @@ import (
 	"net"
 	"strings"
 
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers"

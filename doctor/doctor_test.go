@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/hooks"
-	"github.com/zylos/zylos-memory/internal/c4fixture"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers"
 )

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zylos/zylos-memory/internal/doctor"
+	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
