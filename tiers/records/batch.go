@@ -30,6 +30,9 @@ type Batch struct {
 	lines map[string]*Entry // index path -> its line after the batch; nil: none
 	order []string
 	files []string // written, to sync at Finish
+	// FromTeam is the home of the team the batch's writes come from (see
+	// WriteRequest.FromTeam); "" for the bridge's own.
+	FromTeam string
 }
 
 // rebuildMark, alone on a line of the pending mark, asks for a rebuild of
@@ -77,7 +80,7 @@ func (b *Batch) write(r WriteRequest, abs, category string) error {
 	if err != nil {
 		return err
 	}
-	r.Target, r.Now, r.Warn = t, b.now, b.warn
+	r.Target, r.Now, r.Warn, r.FromTeam = t, b.now, b.warn, b.FromTeam
 	_, err = write(r, b)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -84,17 +85,24 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 			}
 		}
 		applied := 0
+		done := func(st step, err error) {
+			if err != nil {
+				s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
+				return
+			}
+			applied++
+			s.st.History[st.key] = st.history
+			if st.found {
+				s.rep.Conflicts = append(s.rep.Conflicts, st.key)
+			}
+		}
 		err := s.h.Around(ctx, s.change(member, session, len(steps)), func() error {
-			for _, st := range steps {
-				if err := s.apply(member, st); err != nil {
-					s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
-					continue
-				}
-				applied++
-				s.st.History[st.key] = st.history
-				if st.found {
-					s.rep.Conflicts = append(s.rep.Conflicts, st.key)
-				}
+			rest, err := s.createAll(member, steps, done)
+			if err != nil {
+				return err
+			}
+			for _, st := range rest {
+				done(st, s.apply(member, st))
 			}
 			return nil
 		})
@@ -192,6 +200,97 @@ func newTags(ours, theirs []string) bool {
 	return false
 }
 
+// createAll creates the records of the steps that create one in one batch
+// under the records lock, then renders them into the markdown in one
+// ingest (a record with no entry is rendered into its file): a first
+// sync of a team of thousands of entries writes each reference file once,
+// not once per entry. It answers the other steps, and a created entry
+// whose status is not active as a status move.
+func (s *syncer) createAll(member string, steps []step, done func(step, error)) ([]step, error) {
+	var creates, rest []step
+	for _, st := range steps {
+		if st.create {
+			creates = append(creates, st)
+		} else {
+			rest = append(rest, st)
+		}
+	}
+	if len(creates) == 0 {
+		return rest, nil
+	}
+	root := s.h.Layout.RecordsDir()
+	lock, err := records.AcquireWriteLock(root, s.h.Warn)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := records.StartBatch(lock, s.now, nil)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	batch.FromTeam = member
+	var moved []step
+	for _, st := range creates {
+		t := st.their
+		abs := filepath.Join(root, records.Folder(t.Category), t.ID+".json")
+		err := batch.Create(abs, t.Category, s.created(member, st))
+		done(st, err)
+		if err == nil && t.Status != records.StatusActive {
+			moved = append(moved, st)
+		}
+	}
+	err = batch.Finish()
+	lock.Release()
+	if err != nil {
+		return nil, err
+	}
+	if s.h.HasView() {
+		if _, err := s.h.Ingest(false, 0); err != nil {
+			return nil, err
+		}
+	}
+	for _, st := range moved {
+		t := st.their
+		abs := filepath.Join(root, records.Folder(t.Category), t.ID+".json")
+		if err := s.move(member, abs, records.StatusActive, t); err != nil {
+			s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
+		}
+	}
+	return rest, nil
+}
+
+// created is the document of a record a step creates.
+func (s *syncer) created(member string, st step) map[string]any {
+	t := st.their
+	now := s.now.UTC().Format(time.RFC3339)
+	origin := t.Origin
+	if origin == "" {
+		origin = member
+	}
+	if origin == s.cfg.Name {
+		origin = ""
+	}
+	d := records.NewDocument(t.Category, t.ID, t.Title, now)
+	d["tags"] = tagsOrDefault(t.Tags)
+	d["content"] = t.Content
+	// The files of its home's memory are not this one's: a record naming
+	// a reference file was shown there once, and here it must be shown
+	// first (rendered into its kind's file), not retired as an entry
+	// removed by hand.
+	var related []string
+	for _, f := range t.RelatedFiles {
+		if !strings.HasPrefix(f, "memory/") {
+			related = append(related, f)
+		}
+	}
+	if len(related) > 0 {
+		d["related_files"] = related
+	}
+	setTeam(d, origin, "", st.conflict)
+	records.AddChange(d, now, "from "+member+" (team)")
+	return d
+}
+
 // apply makes one step through the records layer: the record, its entry
 // in the markdown, under the records lock.
 func (s *syncer) apply(member string, st step) error {
@@ -199,27 +298,6 @@ func (s *syncer) apply(member string, st step) error {
 	root := s.h.Layout.RecordsDir()
 	abs := filepath.Join(root, records.Folder(t.Category), t.ID+".json")
 	now := s.now.UTC().Format(time.RFC3339)
-	if st.create {
-		origin := t.Origin
-		if origin == "" {
-			origin = member
-		}
-		if origin == s.cfg.Name {
-			origin = ""
-		}
-		d := records.NewDocument(t.Category, t.ID, t.Title, now)
-		d["tags"] = tagsOrDefault(t.Tags)
-		d["content"] = t.Content
-		if len(t.RelatedFiles) > 0 {
-			d["related_files"] = t.RelatedFiles
-		}
-		setTeam(d, origin, "", st.conflict)
-		records.AddChange(d, now, "from "+member+" (team)")
-		if _, err := s.write(member, records.ActionCreate, abs, d, ""); err != nil {
-			return err
-		}
-		return s.move(member, abs, records.StatusActive, t)
-	}
 	o := s.local[st.key]
 	d := clone(o.doc)
 	status := o.entry.Status

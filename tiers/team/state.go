@@ -42,6 +42,8 @@ type State struct {
 	// Published is, for each entry this home published, its digest and
 	// revision then.
 	Published map[string]Published `json:"published"`
+	// PublishedSet is the digest of the entries published last (setDigest).
+	PublishedSet string `json:"published_set,omitempty"`
 	// History is each entry's lineage in this home (see Entry.History).
 	History map[string][]string `json:"history"`
 	// Seen is the highest revision of each entry a member published.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -270,18 +271,19 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 		files[e.path()] = append(data, '\n')
 	}
 	s.rep.Published = len(files)
+	set := setDigest(files)
+	if set == s.st.PublishedSet && !old.IsZero() {
+		return old, nil // as published last: not even a tree to build
+	}
 	tree, err := s.repo.tree(s.withHome(files))
 	if err != nil {
 		return old, err
 	}
-	if oldTree, err := s.repo.treeOf(old); err == nil && oldTree == tree {
-		return old, nil
-	}
-	// home.json's time alone changing makes no new commit: compare the
-	// tree without it first.
 	if !old.IsZero() {
+		// home.json's time alone changing makes no new commit.
 		prev, _, err := s.repo.files(old, maxEntry)
 		if err == nil && sameEntries(prev, files) {
+			s.st.PublishedSet = set
 			return old, nil
 		}
 	}
@@ -292,7 +294,22 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 	if err := s.repo.setRef(ctx, ownRef, c, old); err != nil {
 		return old, err
 	}
+	s.st.PublishedSet = set
 	return c, nil
+}
+
+// setDigest is a digest of a published tree's files.
+func setDigest(files map[string][]byte) string {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(p + "\x00" + shortHash(string(files[p])) + "\n")
+	}
+	return shortHash(b.String())
 }
 
 // withHome adds home.json to a tree's files.

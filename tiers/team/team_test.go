@@ -18,13 +18,13 @@ import (
 
 // testHome is one home of a team in a test: real files, real git.
 type testHome struct {
-	t    *testing.T
+	t    testing.TB
 	name string
 	h    *home.Home
 	now  time.Time
 }
 
-func newTestHome(t *testing.T, name, remote string) *testHome {
+func newTestHome(t testing.TB, name, remote string) *testHome {
 	t.Helper()
 	l := tiers.Layout{ZylosDir: filepath.Join(t.TempDir(), name)}
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
@@ -39,7 +39,7 @@ func newTestHome(t *testing.T, name, remote string) *testHome {
 	return th
 }
 
-func bareRemote(t *testing.T) string {
+func bareRemote(t testing.TB) string {
 	dir := filepath.Join(t.TempDir(), "team.git")
 	if out, err := exec.Command("git", "init", "--bare", "--quiet", dir).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
