@@ -29,11 +29,13 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build test bench run install lint fuzz clean e2e e2e-client
 
-# The MCP server is a binary of its own (zylos-memory mcp runs it from
-# beside zylos-memory): the MCP SDK's package init stays out of the hooks.
+# The MCP server and the secret scanner are binaries of their own
+# (zylos-memory runs each from beside itself): the MCP SDK's and gitleaks'
+# package inits stay out of the hooks.
 build:
 	go build -ldflags='$(LDFLAGS) -X main.version=$(VERSION)' -o $(BIN) ./cmd/zylos-memory
 	go build -ldflags='$(LDFLAGS)' -o $(BIN)-mcp ./cmd/zylos-memory-mcp
+	go build -ldflags='$(LDFLAGS)' -o $(BIN)-scan ./cmd/zylos-memory-scan
 
 test:
 	go vet ./...
@@ -50,6 +52,7 @@ install: build
 	install -d "$(PREFIX)/bin"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/zylos-memory"
 	install -m 0755 $(BIN)-mcp "$(PREFIX)/bin/zylos-memory-mcp"
+	install -m 0755 $(BIN)-scan "$(PREFIX)/bin/zylos-memory-scan"
 
 # internal/lint: outside cmd/, no code reads the environment, the working
 # directory or the clock of its process (the memory service answers hooks

@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
@@ -130,36 +128,11 @@ func TestValidateQuarantines(t *testing.T) {
 func BenchmarkGuard(b *testing.B) {
 	zylos, root := guardHome(b)
 	run := testutil.Run{ZylosDir: zylos, Stdin: toolPayload(filepath.Join(root, "decisions", "x.json"))}
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for range b.N {
 		if res := run.Exec(b, "records", "guard"); res.Stdout == "" {
 			b.Fatalf("not denied: %q", res.Stderr)
 		}
 	}
-	cpu.report()
-}
-
-// childCPU reports the CPU time the benchmark's child processes used per
-// op (user+system, from getrusage), a figure that holds on a loaded
-// machine where wall time mostly measures the scheduler.
-type childCPU struct {
-	b     *testing.B
-	start time.Duration
-}
-
-func startChildCPU(b *testing.B) childCPU {
-	b.ResetTimer()
-	return childCPU{b, childrenCPU()}
-}
-
-func (c childCPU) report() {
-	c.b.ReportMetric(float64(childrenCPU()-c.start)/float64(time.Millisecond)/float64(c.b.N), "cpu-ms/op")
-}
-
-func childrenCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	cpu.Report()
 }

@@ -186,13 +186,13 @@ func BenchmarkHookSessionStart(b *testing.B) {
 		b.Fatalf("init: %+v", res)
 	}
 	run := testutil.Run{ZylosDir: zylos, Stdin: `{"hook_event_name":"SessionStart","source":"startup"}`}
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for b.Loop() {
 		if res := run.Exec(b, "hook", "session-start"); res.Code != 0 || res.Stdout == "" {
 			b.Fatalf("%+v", res)
 		}
 	}
-	cpu.report()
+	cpu.Report()
 }
 
 // BenchmarkHookUserPromptSubmit is the per-prompt cost: C4 threshold check
@@ -200,11 +200,11 @@ func BenchmarkHookSessionStart(b *testing.B) {
 func BenchmarkHookUserPromptSubmit(b *testing.B) {
 	zylos := hookHome(b, 1000)
 	run := testutil.Run{ZylosDir: zylos, Stdin: `{"prompt":"why did we pick the sqlite database?"}`}
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for b.Loop() {
 		if res := run.Exec(b, "hook", "user-prompt-submit"); res.Code != 0 {
 			b.Fatalf("%+v", res)
 		}
 	}
-	cpu.report()
+	cpu.Report()
 }

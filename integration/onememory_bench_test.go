@@ -42,11 +42,11 @@ func memBenchHome(b *testing.B, n int) string {
 func BenchmarkIngest1000Process(b *testing.B) {
 	zylos := memBenchHome(b, 1000)
 	testutil.Binary(b)
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for i := 0; i < b.N; i++ {
 		recBenchRun(b, zylos, "records", "ingest")
 	}
-	cpu.report()
+	cpu.Report()
 }
 
 // BenchmarkIngest1000EditProcess: `records ingest` of 1,000 decisions after
@@ -54,7 +54,7 @@ func BenchmarkIngest1000Process(b *testing.B) {
 func BenchmarkIngest1000EditProcess(b *testing.B) {
 	zylos := memBenchHome(b, 1000)
 	md := filepath.Join(zylos, "memory", "reference", "decisions.md")
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		data, _ := os.ReadFile(md)
@@ -62,7 +62,7 @@ func BenchmarkIngest1000EditProcess(b *testing.B) {
 		b.StartTimer()
 		recBenchRun(b, zylos, "records", "ingest")
 	}
-	cpu.report()
+	cpu.Report()
 }
 
 // BenchmarkRecordsWriteRenderProcess: one whole `records write --action
@@ -73,7 +73,7 @@ func BenchmarkRecordsWriteRenderProcess(b *testing.B) {
 	rel := "memory/records/decisions/decision-number-500.json"
 	target := filepath.Join(zylos, rel)
 	in := filepath.Join(zylos, "memory", "records", ".staging", "in.json")
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		data, _ := os.ReadFile(target)
@@ -86,5 +86,5 @@ func BenchmarkRecordsWriteRenderProcess(b *testing.B) {
 		b.StartTimer()
 		recBenchRun(b, zylos, "records", "write", "--action", "update", "--target", rel, "--input", in, "--hash", md5hex(data))
 	}
-	cpu.report()
+	cpu.Report()
 }

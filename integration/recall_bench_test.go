@@ -77,7 +77,7 @@ func BenchmarkSearchProcessLarge(b *testing.B) {
 		b.Fatalf("reindex: %+v", res)
 	}
 	queries := []string{"kafka latency after the deploy", "postgres backup retry", "why did the billing webhook time out"}
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	i := 0
 	for b.Loop() {
 		if res := run.Exec(b, "search", queries[i%len(queries)]); res.Code != 0 {
@@ -85,5 +85,5 @@ func BenchmarkSearchProcessLarge(b *testing.B) {
 		}
 		i++
 	}
-	cpu.report()
+	cpu.Report()
 }

@@ -41,7 +41,7 @@ func benchmarkStorm(b *testing.B, service bool) {
 	env := testutil.Run{ZylosDir: zylos, Env: []string{"GODEBUG=inittrace=1"}}.Environ()
 	var all []time.Duration
 	empty, inProcess := 0, 0
-	cpu := childrenCPU()
+	cpu := testutil.ChildrenCPU()
 	for b.Loop() {
 		times, silent, own := storm(b, bin, env)
 		inProcess += own
@@ -53,7 +53,7 @@ func benchmarkStorm(b *testing.B, service bool) {
 	b.ReportMetric(ms(all[len(all)*99/100]), "p99-ms")
 	b.ReportMetric(float64(empty)/float64(b.N), "empty/storm")
 	b.ReportMetric(float64(inProcess)/float64(b.N), "inproc/storm")
-	b.ReportMetric(ms(childrenCPU()-cpu)/float64(b.N*stormSize), "cpu-ms/hook")
+	b.ReportMetric(ms(testutil.ChildrenCPU()-cpu)/float64(b.N*stormSize), "cpu-ms/hook")
 }
 
 // storm runs stormSize hooks together and returns their wall times, how

@@ -179,7 +179,7 @@ func BenchmarkTriage20MB(b *testing.B) {
 		b.Fatalf("transcript is %d bytes, want >= 20 MB", st.Size())
 	}
 	run := triageRun(zylos, cwd, path)
-	cpu := startChildCPU(b)
+	cpu := testutil.StartChildCPU(b)
 	for range b.N {
 		res := run.Exec(b, "records", "triage", "--context-dir", cwd)
 		if res.Code != 2 {
@@ -189,7 +189,7 @@ func BenchmarkTriage20MB(b *testing.B) {
 		os.Remove(filepath.Join(cwd, ".claude", ".stop_hook_active"))
 		b.StartTimer()
 	}
-	cpu.report()
+	cpu.Report()
 }
 
 // Stop hooks of several sessions at once: each answers 0 or 2, and the

@@ -69,35 +69,57 @@ func Binary(tb testing.TB) string {
 	return binPath
 }
 
-var (
-	mcpOnce sync.Once
-	mcpErr  error
-)
-
 // MCPBinary builds cmd/zylos-memory-mcp once per test process beside the
 // binary Binary answers (where `zylos-memory mcp` looks for it) and
 // returns zylos-memory's path: tests start the server as users do.
 func MCPBinary(tb testing.TB) string {
 	tb.Helper()
+	return mcpServer.besideBinary(tb)
+}
+
+// ScanBinary builds cmd/zylos-memory-scan once per test process beside the
+// binary Binary answers (where zylos-memory looks for its secret scanner)
+// and returns zylos-memory's path. With ZYLOS_MEMORY_BIN set, the scanner
+// must already be beside that binary, as `make build` leaves it.
+func ScanBinary(tb testing.TB) string {
+	tb.Helper()
+	return secretScanner.besideBinary(tb)
+}
+
+// companion is a binary of its own that zylos-memory runs from beside
+// itself, built by the tests once per process.
+type companion struct {
+	name string // file name beside zylos-memory, and its package under cmd/
+	once sync.Once
+	err  error
+}
+
+var (
+	mcpServer     = &companion{name: "zylos-memory-mcp"}
+	secretScanner = &companion{name: "zylos-memory-scan"}
+)
+
+func (c *companion) besideBinary(tb testing.TB) string {
+	tb.Helper()
 	bin := Binary(tb)
 	if os.Getenv("ZYLOS_MEMORY_BIN") != "" {
 		return bin
 	}
-	mcpOnce.Do(func() {
+	c.once.Do(func() {
 		root, err := moduleRoot()
 		if err != nil {
-			mcpErr = err
+			c.err = err
 			return
 		}
 		cmd := exec.Command("go", "build", "-tags", BuildTags, "-ldflags", BuildLDFlags,
-			"-o", filepath.Join(filepath.Dir(bin), "zylos-memory-mcp"), "./cmd/zylos-memory-mcp")
+			"-o", filepath.Join(filepath.Dir(bin), c.name), "./cmd/"+c.name)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			mcpErr = errors.New("go build ./cmd/zylos-memory-mcp: " + err.Error() + "\n" + string(out))
+			c.err = errors.New("go build ./cmd/" + c.name + ": " + err.Error() + "\n" + string(out))
 		}
 	})
-	if mcpErr != nil {
-		tb.Fatalf("cannot build the MCP server (run: make build): %v", mcpErr)
+	if c.err != nil {
+		tb.Fatalf("cannot build %s (run: make build): %v", c.name, c.err)
 	}
 	return bin
 }
