@@ -70,6 +70,7 @@ func newCommands() []*cli.Command {
 		newRotateCommand(),
 		newSchedulerCommand(),
 		newSyncCommand(),
+		newTeamCommand(),
 		newUICommand(),
 	}
 	cmds = append(cmds, searchCommands()...)

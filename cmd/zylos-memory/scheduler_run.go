@@ -39,6 +39,10 @@ func runScheduler(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	period, err := teamPeriod(os.LookupEnv)
+	if err != nil {
+		return err
+	}
 	log, err := newLogger(c.String("log-format"), e)
 	if err != nil {
 		return err
@@ -85,11 +89,18 @@ func runScheduler(c *cli.Context) error {
 		defer close(indexed)
 		scheduler.KeepSearchIndex(ctx, e.layout, log, scheduler.IndexPoll)
 	}()
+	// The team's memories come and go every period.
+	teamed := make(chan struct{})
+	go func() {
+		defer close(teamed)
+		scheduler.KeepTeam(ctx, e.reopen, secretScanner(), log, period)
+	}()
 	err = d.Run(ctx)
 	// A git the watch started must not outlive the service.
 	stop()
 	<-watched
 	<-indexed
+	<-teamed
 	return err
 }
 
