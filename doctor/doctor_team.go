@@ -32,6 +32,12 @@ const shownConflicts = 5
 // are shown in loc, and how long ago at now.
 func Team(l tiers.Layout, now time.Time, loc *time.Location) []Check {
 	st, err := team.ReadStatus(l)
+	return TeamChecks(st, err, now, loc)
+}
+
+// TeamChecks are Team's lines of a status read with team.ReadStatus
+// (err as it answered), for a view that shows the status too.
+func TeamChecks(st team.Status, err error, now time.Time, loc *time.Location) []Check {
 	if errors.Is(err, team.ErrNotJoined) {
 		return nil
 	}
