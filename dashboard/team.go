@@ -95,6 +95,9 @@ func (s *site) team(r *http.Request) (page, error) {
 		ErrorSince: s.stamp(st.ErrorSince), Arrived: st.Arrived}
 	for _, name := range st.Members() {
 		m := st.State.Members[name]
+		if m == nil {
+			continue // a damaged state
+		}
 		mv := memberView{Name: name, Commit: m.Commit[:min(len(m.Commit), 10)], Published: s.stamp(m.PublishedAt),
 			Applied: s.stamp(m.AppliedAt), Entries: m.Entries, Skipped: m.Skipped, Gone: m.Gone}
 		mv.Late = !mv.Published.At.IsZero() && now.Sub(mv.Published.At) > 24*time.Hour

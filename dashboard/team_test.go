@@ -126,15 +126,17 @@ func TestTeamPageOfADamagedExchange(t *testing.T) {
 	teamfixture.Scenario(t, l, testNow)
 	srv := serve(t, l, nil)
 	dir := filepath.Join(l.StateDir(), "team")
-	testutil.WriteFile(t, filepath.Join(dir, "state.json"), "{not json")
-	a := srv.get(t, "/team")
-	if a.code != http.StatusOK {
-		t.Fatalf("team with a damaged state: %d\n%s", a.code, a.body)
+	for _, state := range []string{"{not json", `{"members": {"b": null}, "refused": {"<b>x</b>": "secret: <i>rule</i>"}}`} {
+		testutil.WriteFile(t, filepath.Join(dir, "state.json"), state)
+		a := srv.get(t, "/team")
+		if a.code != http.StatusOK || strings.Contains(a.body, "<b>x") || strings.Contains(a.body, "<i>rule") {
+			t.Fatalf("team with the state %s: %d\n%s", state, a.code, a.body)
+		}
+		mustContain(t, a, `<strong id="team-name">a</strong>`, "No other home has published yet.",
+			`<h3>Use JWT <span class="muted">decision/use-jwt</span></h3>`) // the conflict is in its record
 	}
-	mustContain(t, a, `<strong id="team-name">a</strong>`, "No other home has published yet.", "No entry is kept local for a credential.",
-		`<h3>Use JWT <span class="muted">decision/use-jwt</span></h3>`) // the conflict is in its record
 	testutil.WriteFile(t, filepath.Join(dir, "team.json"), `{"url": "<script>", "name": "../x"}`)
-	a = srv.get(t, "/team")
+	a := srv.get(t, "/team")
 	if a.code != http.StatusNotFound || strings.Contains(a.body, "<script>") || strings.Contains(a.body, `href="team"`) {
 		t.Errorf("team with a damaged membership: %d\n%s", a.code, a.body)
 	}

@@ -47,7 +47,9 @@ func TeamChecks(st team.Status, err error, now time.Time, loc *time.Location) []
 	t := teamTimes{now: now, loc: loc}
 	checks := []Check{t.membership(st)}
 	for _, name := range st.Members() {
-		checks = append(checks, t.member(name, st.State.Members[name]))
+		if m := st.State.Members[name]; m != nil { // nil in a damaged state
+			checks = append(checks, t.member(name, m))
+		}
 	}
 	checks = append(checks, teamSecrets(st.Refused))
 	if err != nil {
@@ -89,7 +91,7 @@ func Ago(age time.Duration) string {
 func (t teamTimes) membership(st team.Status) Check {
 	members := 1
 	for _, m := range st.State.Members {
-		if !m.Gone {
+		if m != nil && !m.Gone {
 			members++
 		}
 	}
