@@ -118,3 +118,19 @@ func git(t *testing.T, dir string, args ...string) {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
+
+// TestDoctorHomeEndsWithTheTeam: the doctor's whole list carries the
+// team's lines, after the journal's.
+func TestDoctorHomeEndsWithTheTeam(t *testing.T) {
+	a := teamfixture.NewHome(t, teamfixture.Remote(t), "a", c4fixture.Start)
+	a.Decide("use-jwt", "Use JWT", "jwt")
+	a.Sync()
+	checks := Home(context.Background(), a.Home)
+	var names []string
+	for _, c := range checks[max(len(checks)-4, 0):] {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ", "); got != "journal, team, team secrets, team conflicts" {
+		t.Errorf("the last checks: %s", got)
+	}
+}
