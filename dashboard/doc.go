@@ -1,8 +1,9 @@
 // Package dashboard is the operator's view of a zylos home: a local web
 // dashboard the memory service (`scheduler run`) serves over HTTP on the
 // loopback interface. It shows health, budgets, entries and records, the
-// sessions calendar, search, the journal's timeline and charts of memory
-// size and C4 backlog over time, as HTML and SVG rendered on the server
+// sessions calendar, search, the journal's timeline, charts of memory
+// size and C4 backlog over time, and a team home's members, conflicts
+// and entries kept local, as HTML and SVG rendered on the server
 // from templates embedded in the binary; reading needs no JavaScript, and
 // with it the pages update themselves from a server-sent event stream
 // (see events.go).

@@ -42,6 +42,8 @@ func liveSources(o Options) map[string][]string {
 		"tasks":   {sched, sched + "-wal"},
 		"hooks":   {filepath.Join(l.StateDir(), "sessions")},
 		"index":   {index, index + "-wal"},
+		// a sync replaces the exchange's state in its directory
+		"team": {filepath.Join(l.StateDir(), "team")},
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 
 // pages are every page of the dashboard.
 var pages = []string{"/", "/core", "/reference", "/entry?path=memory/core.md&line=1", "/sessions", "/day?date=2026-03-14",
-	"/message?id=1", "/search?q=kafka", "/timeline", "/change?rev=0123456789", "/charts", "/style.css", "/nope"}
+	"/message?id=1", "/search?q=kafka", "/timeline", "/change?rev=0123456789", "/charts", "/team", "/style.css", "/nope"}
 
 func TestEveryRequestNeedsTheToken(t *testing.T) {
 	srv := serve(t, testHome(t, false), nil)

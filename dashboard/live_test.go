@@ -19,6 +19,14 @@ import (
 // when a source of the pages changes on disk.
 func TestEventsTellAPageOfAChange(t *testing.T) {
 	l := testHome(t, false)
+	awaitEvent(t, l, "hooks", func() error { return os.MkdirAll(filepath.Join(l.StateDir(), "sessions", "s-live"), 0o700) })
+	awaitEvent(t, l, "team", func() error { return os.MkdirAll(filepath.Join(l.StateDir(), "team"), 0o700) })
+}
+
+// awaitEvent listens to the events of l's dashboard, makes a change and
+// fails unless the stream names what.
+func awaitEvent(t *testing.T, l tiers.Layout, what string, change func() error) {
+	t.Helper()
 	srv := serve(t, l, nil)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+testGuard.prefix+"/events", nil)
 	req.AddCookie(&http.Cookie{Name: cookieName, Value: testGuard.session})
@@ -39,18 +47,18 @@ func TestEventsTellAPageOfAChange(t *testing.T) {
 		close(lines)
 	}()
 	time.Sleep(2 * watchEvery) // the watch has its first stamps
-	if err := os.MkdirAll(filepath.Join(l.StateDir(), "sessions", "s-live"), 0o700); err != nil {
+	if err := change(); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.After(5 * time.Second)
 	for {
 		select {
 		case line := <-lines:
-			if line == "data: hooks" {
+			if line == "data: "+what {
 				return
 			}
 		case <-deadline:
-			t.Fatal("no event for a hook's state")
+			t.Fatalf("no event for %s", what)
 		}
 	}
 }

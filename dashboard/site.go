@@ -13,6 +13,7 @@ import (
 
 	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/team"
 )
 
 //go:embed web
@@ -53,7 +54,7 @@ type site struct {
 }
 
 // livePages are the pages that update themselves while the agent works.
-var livePages = map[string]bool{"/": true, "/core": true, "/entry": true, "/timeline": true, "/day": true, "/charts": true}
+var livePages = map[string]bool{"/": true, "/core": true, "/entry": true, "/timeline": true, "/day": true, "/charts": true, "/team": true}
 
 // NewHandler is the dashboard of o for a server bound to addrs (host:port),
 // with token as its secret. Listen uses it; tests serve it with httptest.
@@ -92,6 +93,7 @@ func (s *site) routes() {
 		"/timeline":  s.timeline,
 		"/change":    s.change,
 		"/charts":    s.charts,
+		"/team":      s.team,
 	}
 	for path, fn := range pages {
 		if path == "/" {
@@ -156,6 +158,7 @@ type layoutData struct {
 	Kind  *tiers.Kind
 	Body  template.HTML
 	Live  bool // the page updates itself (live.js)
+	Team  bool // the home is in a team: its page is in the menu
 }
 
 // page runs fn in its turn, renders its page into a buffer and answers
@@ -215,8 +218,9 @@ func (s *site) errorPage(code int, msg string) (int, []byte) {
 
 func (s *site) wrapLayout(title, path string, body template.HTML) []byte {
 	var out bytes.Buffer
+	_, noTeam := team.ReadConfig(s.o.Layout)
 	err := s.tpl.ExecuteTemplate(&out, "layout", layoutData{Title: title, Nav: path,
-		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body, Live: livePages[path]})
+		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body, Live: livePages[path], Team: noTeam == nil})
 	if err != nil {
 		return []byte("<!doctype html><title>error</title><p>" + template.HTMLEscapeString(err.Error()))
 	}

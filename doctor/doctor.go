@@ -50,7 +50,7 @@ func Diagnose(l tiers.Layout) []Check {
 // shows, for a home opened with its settings: Diagnose's, the C4 backlog
 // against the sync threshold the hooks and memory_status use, the hook
 // service's, then more (the dashboard's own, which imports this
-// package), then the memory journal's.
+// package), then the memory journal's, then the team's (see Team).
 func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
 	c4 := c4Backlog(h.Layout, h.Settings.SyncThreshold)
 	if err := h.Settings.ThresholdErr; err != nil && c4.Status == OK {
@@ -66,7 +66,7 @@ func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
 	for _, l := range h.Journal().State(ctx, true).Lines(loc) {
 		checks = append(checks, Check{Status: l[0], Name: l[1], Detail: l[2]})
 	}
-	return checks
+	return append(checks, Team(h.Layout, h.Now(), loc)...)
 }
 
 func diagnose(l tiers.Layout, c4 Check) []Check {

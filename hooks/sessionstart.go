@@ -16,8 +16,8 @@ import (
 // contextBudget keeps injected text strictly below Claude Code's cap.
 const contextBudget = tiers.ContextLimit - 1
 
-// sessionStart injects core.md and then the C4 session-init text in one
-// additionalContext. Core memory has priority: the conversation part is
+// sessionStart injects core.md, the team's news (teamLine) and then the
+// C4 session-init text in one additionalContext. Core memory has priority: the conversation part is
 // what gets cut first. Each half fails open on its own, so a broken C4
 // database still leaves the agent its core memory and the other way round.
 func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
@@ -28,12 +28,13 @@ func sessionStart(ctx context.Context, env Env, in Input) (Answer, error) {
 		core = []tiers.ContextPart{{Text: "=== CORE MEMORY ===\n\ncore.md could not be read (" + err.Error() + "). Check it with: " + env.invocation() + " doctor.",
 			ReadMore: "Read the rest with the Read tool: " + env.Layout.CoreFile() + "."}}
 	}
+	team := teamLine(env.Layout, env.invocation())
 	c4, err := c4WithinShare(ctx, env)
 	if err != nil {
 		notes = append(notes, "c4: "+err.Error())
 	}
 	startSessionState(env, in.SessionID, c4.said)
-	ans := ContextAnswer(SessionStart.Name, fitContext(core, c4.SessionInit, env.invocation()))
+	ans := ContextAnswer(SessionStart.Name, fitContext(core, team, c4.SessionInit, env.invocation()))
 	if len(notes) > 0 {
 		ans.Message = fmt.Sprintf("zylos-memory hook %s: %s (injected the rest)", SessionStart.Command, strings.Join(notes, "; "))
 	}
@@ -68,23 +69,26 @@ func c4WithinShare(ctx context.Context, env Env) (c4Start, error) {
 }
 
 // fitContext joins the memory parts (core.md, or a v0.7 home's identity,
-// state and references) and the C4 context below the cap. Memory comes
-// first and keeps everything but the room the C4 sync trigger needs, each
-// of its parts cut within its share (tiers.FitParts); the C4 part then
-// gets what is left, its oldest conversations cut first. cmd spells the
-// commands the cut markers give.
-func fitContext(parts []tiers.ContextPart, c4 c4sync.SessionInit, cmd string) string {
+// state and references), the team's line and the C4 context below the
+// cap. Memory comes first and keeps everything but the room the team's
+// line and the C4 sync trigger need, each of its parts cut within its
+// share (tiers.FitParts); the C4 part then gets what is left, its oldest
+// conversations cut first. cmd spells the commands the cut markers give.
+func fitContext(parts []tiers.ContextPart, team string, c4 c4sync.SessionInit, cmd string) string {
 	core := tiers.FitParts(parts, math.MaxInt)
-	if text := joinContext(core, c4.String()); jsstring.Len(text) <= contextBudget {
+	if text := joinContext(core, team, c4.String()); jsstring.Len(text) <= contextBudget {
 		return text
 	}
 	reserve := 0
-	if c4.String() != "" {
-		reserve = jsstring.Len(essentialC4(c4.Tail, cmd)) + len("\n\n")
+	if team != "" {
+		reserve = jsstring.Len(team) + len("\n\n")
 	}
-	core = tiers.FitParts(parts, contextBudget-reserve)
-	rest := contextBudget - jsstring.Len(core) - len("\n\n")
-	return joinContext(core, fitSessionInit(c4, rest, cmd))
+	if c4.String() != "" {
+		reserve += jsstring.Len(essentialC4(c4.Tail, cmd)) + len("\n\n")
+	}
+	head := joinContext(tiers.FitParts(parts, contextBudget-reserve), team)
+	rest := contextBudget - jsstring.Len(head) - len("\n\n")
+	return joinContext(head, fitSessionInit(c4, rest, cmd))
 }
 
 // joinContext separates the parts with an empty line.

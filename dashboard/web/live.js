@@ -1,7 +1,7 @@
 // live.js: the page updates itself while the agent works. The memory
 // service sends an event on "events" when what the page shows may have
 // changed (a journal commit, a hook, a task run, the C4 backlog, the
-// health checks); the page then fetches itself again and swaps in its
+// health checks, a team sync); the page then fetches itself again and swaps in its
 // <main>. No timer polls: without an event nothing is fetched.
 (function () {
   "use strict";

@@ -53,7 +53,10 @@ type State struct {
 	// Members are the other homes as the last sync found them.
 	Members map[string]*Member `json:"members"`
 	// Arrived counts the entries applied from members, ever.
-	Arrived   int    `json:"arrived"`
+	Arrived int `json:"arrived"`
+	// Conflicts counts the entries holding a conflict when the last sync
+	// ended: what SessionStart tells without reading every record.
+	Conflicts int    `json:"conflicts"`
 	LastSync  string `json:"last_sync,omitempty"`
 	LastError string `json:"last_error,omitempty"`
 	// ErrorSince is when the failing started (the error is told once).

@@ -86,6 +86,9 @@ func Sync(ctx context.Context, h *home.Home, scan Scanner) (*Report, error) {
 	s := &syncer{h: h, cfg: cfg, repo: r, st: ReadState(h.Layout), scan: scan, now: h.Now(),
 		rep: &Report{Applied: map[string]int{}}}
 	err = s.run(ctx)
+	if s.local != nil {
+		s.st.Conflicts = s.conflicts()
+	}
 	s.st.LastSync = s.now.UTC().Format(time.RFC3339)
 	if p := s.rep.Problem; p != nil {
 		if s.st.LastError != p.Error() {
@@ -405,6 +408,17 @@ func (l *local) publishedDigest(me string) string {
 		e.Origin = me
 	}
 	return e.digest()
+}
+
+// conflicts counts the local entries holding a conflict.
+func (s *syncer) conflicts() int {
+	n := 0
+	for _, l := range s.local {
+		if l.conflict != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // members lists the names of a state's members, sorted.
