@@ -29,6 +29,9 @@ type Options struct {
 	Health func() []doctor.Check
 	// Warnings are shown on the overview (a non-loopback address, say).
 	Warnings []string
+	// TeamPeriod is how often the service syncs the home's team (0: a
+	// minute).
+	TeamPeriod time.Duration
 }
 
 // pageTimeout bounds the work of one page, its wait for a turn included.

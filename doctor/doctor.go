@@ -66,7 +66,7 @@ func Home(ctx context.Context, h *home.Home, more ...Check) []Check {
 	for _, l := range h.Journal().State(ctx, true).Lines(loc) {
 		checks = append(checks, Check{Status: l[0], Name: l[1], Detail: l[2]})
 	}
-	return append(checks, Team(h.Layout, h.Now(), loc)...)
+	return append(checks, Team(h.Layout, h.Now(), loc, h.Settings.TeamPeriod)...)
 }
 
 func diagnose(l tiers.Layout, c4 Check) []Check {

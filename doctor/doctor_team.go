@@ -12,9 +12,6 @@ import (
 	"github.com/zylos/zylos-memory/tiers/team"
 )
 
-// TeamSyncPeriod is how often the memory service syncs a home of a team.
-const TeamSyncPeriod = 5 * time.Minute
-
 // teamQuiet is how many periods may pass without a sync before the
 // doctor says the syncs stopped.
 const teamQuiet = 10
@@ -30,21 +27,25 @@ const shownConflicts = 5
 // home's last publish, the entries kept local for a credential, and the
 // conflicts waiting. A home in no team has none of these lines. Times
 // are shown in loc, and how long ago at now.
-func Team(l tiers.Layout, now time.Time, loc *time.Location) []Check {
+func Team(l tiers.Layout, now time.Time, loc *time.Location, period time.Duration) []Check {
 	st, err := team.ReadStatus(l)
-	return TeamChecks(st, err, now, loc)
+	return TeamChecks(st, err, now, loc, period)
 }
 
 // TeamChecks are Team's lines of a status read with team.ReadStatus
-// (err as it answered), for a view that shows the status too.
-func TeamChecks(st team.Status, err error, now time.Time, loc *time.Location) []Check {
+// (err as it answered), for a view that shows the status too; period is
+// how often the service syncs (0: a minute).
+func TeamChecks(st team.Status, err error, now time.Time, loc *time.Location, period time.Duration) []Check {
 	if errors.Is(err, team.ErrNotJoined) {
 		return nil
 	}
 	if st.URL == "" {
 		return []Check{line(Fail, "team", err.Error())}
 	}
-	t := teamTimes{now: now, loc: loc}
+	if period <= 0 {
+		period = time.Minute
+	}
+	t := teamTimes{now: now, loc: loc, period: period}
 	checks := []Check{t.membership(st)}
 	for _, name := range st.Members() {
 		if m := st.State.Members[name]; m != nil { // nil in a damaged state
@@ -60,8 +61,9 @@ func TeamChecks(st team.Status, err error, now time.Time, loc *time.Location) []
 
 // teamTimes shows the times of a team's state: local, and how long ago.
 type teamTimes struct {
-	now time.Time
-	loc *time.Location
+	now    time.Time
+	loc    *time.Location
+	period time.Duration
 }
 
 // at is an RFC 3339 time as "2006-01-02 15:04 (5m ago)", and its age;
@@ -96,7 +98,7 @@ func (t teamTimes) membership(st team.Status) Check {
 		}
 	}
 	in := fmt.Sprintf("in team at %s as %s, %d %s", ShownRemote(st.URL), st.Name, members, plural(members, "member", "members"))
-	quiet := teamQuiet * TeamSyncPeriod
+	quiet := teamQuiet * t.period
 	if st.LastError != "" {
 		since, _ := t.at(st.ErrorSince)
 		return line(Warn, "team", fmt.Sprintf("%s; the last sync failed, and has since %s: %s (no memory is lost; the next sync tries again)", in, since, st.LastError))
@@ -110,7 +112,7 @@ func (t teamTimes) membership(st team.Status) Check {
 	}
 	last, age := t.at(st.LastSync)
 	if age > quiet {
-		return line(Warn, "team", fmt.Sprintf("%s; no sync since %s, over %d periods of %v (is the memory service running? zylos-memory team sync)", in, last, teamQuiet, TeamSyncPeriod))
+		return line(Warn, "team", fmt.Sprintf("%s; no sync since %s, over %d periods of %v (is the memory service running? zylos-memory team sync)", in, last, teamQuiet, t.period))
 	}
 	return line(OK, "team", in+", last sync "+last)
 }

@@ -16,7 +16,7 @@ import (
 // teamLines are the team's checks of a's home at now, one string each.
 func teamLines(a *teamfixture.Member, now time.Time) []string {
 	var out []string
-	for _, c := range Team(a.Home.Layout, now, time.UTC) {
+	for _, c := range Team(a.Home.Layout, now, time.UTC, time.Minute) {
 		out = append(out, c.String())
 	}
 	return out
@@ -51,7 +51,7 @@ func TestDoctorTeam(t *testing.T) {
 
 	// Two days on, nothing synced: the syncs stopped, b is quiet.
 	wantLines(t, teamLines(a, a.Now.Add(48*time.Hour)),
-		"warn  team: in team at "+a.Remote+" as a, 2 members; no sync since 2026-03-15 09:04 (2 days ago), over 10 periods of 5m0s",
+		"warn  team: in team at "+a.Remote+" as a, 2 members; no sync since 2026-03-15 09:04 (2 days ago), over 10 periods of 1m0s",
 		"warn  team member b: published 2026-03-15 09:02 (2 days ago), over a day ago (is its home off, or its syncs failing?); applied here",
 		"warn  team secrets:", "warn  team conflicts:")
 
@@ -79,7 +79,7 @@ func TestDoctorTeam(t *testing.T) {
 }
 
 func TestDoctorTeamSaysNothingOfAHomeInNoTeam(t *testing.T) {
-	if got := Team(c4fixture.Home{Convs: -1}.Build(t), c4fixture.Start, time.UTC); got != nil {
+	if got := Team(c4fixture.Home{Convs: -1}.Build(t), c4fixture.Start, time.UTC, time.Minute); got != nil {
 		t.Errorf("a home in no team: %v", got)
 	}
 }

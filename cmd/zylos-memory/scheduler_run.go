@@ -39,8 +39,7 @@ func runScheduler(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	period, err := teamPeriod(os.LookupEnv)
-	if err != nil {
+	if err := e.home.Settings.TeamPeriodErr; err != nil {
 		return err
 	}
 	log, err := newLogger(c.String("log-format"), e)
@@ -93,7 +92,7 @@ func runScheduler(c *cli.Context) error {
 	teamed := make(chan struct{})
 	go func() {
 		defer close(teamed)
-		scheduler.KeepTeam(ctx, e.reopen, secretScanner(), log, period)
+		scheduler.KeepTeam(ctx, e.reopen, secretScanner(), log, e.home.Settings.TeamPeriod)
 	}()
 	err = d.Run(ctx)
 	// A git the watch started must not outlive the service.
@@ -122,7 +121,7 @@ func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
 		return nil
 	}
 	l := e.layout
-	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now,
+	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now, TeamPeriod: e.home.Settings.TeamPeriod,
 		Health: func() []doctor.Check { return checks(context.Background(), e, e.reopen()) }})
 	if err != nil {
 		log.Warn("dashboard not served", "err", err)

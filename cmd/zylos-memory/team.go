@@ -254,18 +254,3 @@ func teamConflicts(c *cli.Context) error {
 	}
 	return nil
 }
-
-// teamPeriod is how often the service syncs the team: ZYLOS_MEMORY_TEAM_PERIOD
-// (a Go duration, at least 10s), else a minute.
-func teamPeriod(lookup func(string) (string, bool)) (time.Duration, error) {
-	v, ok := lookup("ZYLOS_MEMORY_TEAM_PERIOD")
-	if !ok || v == "" {
-		return time.Minute, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 10*time.Second {
-		return 0, fmt.Errorf("ZYLOS_MEMORY_TEAM_PERIOD=%q: give a duration of 10s or more (1m, 90s)", v)
-	}
-	return d, nil
-}
-

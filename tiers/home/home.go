@@ -2,6 +2,7 @@ package home
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,6 +43,27 @@ type Settings struct {
 	// ThresholdErr is why tiers.SyncThresholdVar was not taken (nil when
 	// it was, or is unset).
 	ThresholdErr error
+	// TeamPeriod is how often the memory service syncs the home's team:
+	// TeamPeriodVar, else a minute.
+	TeamPeriod time.Duration
+	// TeamPeriodErr is why TeamPeriodVar was not taken.
+	TeamPeriodErr error
+}
+
+// TeamPeriodVar sets how often the memory service syncs a team.
+const TeamPeriodVar = "ZYLOS_MEMORY_TEAM_PERIOD"
+
+// teamPeriodIn reads TeamPeriodVar: a Go duration of 10 s or more.
+func teamPeriodIn(lookup func(string) (string, bool)) (time.Duration, error) {
+	v, ok := lookup(TeamPeriodVar)
+	if !ok || v == "" {
+		return time.Minute, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 10*time.Second {
+		return time.Minute, fmt.Errorf("%s=%q: give a duration of 10s or more (1m, 90s)", TeamPeriodVar, v)
+	}
+	return d, nil
 }
 
 // Home is one zylos home opened for one request.
@@ -99,6 +121,7 @@ func Of(l tiers.Layout, o Options) *Home {
 	l = l.Pinned()
 	h := &Home{Layout: l, Kind: l.Kind(), Now: o.Now, Cwd: o.Cwd, Environ: o.Environ, Warn: o.Warn}
 	h.Settings.SyncThreshold, h.Settings.ThresholdErr = h.Kind.SyncThresholdIn(lookup)
+	h.Settings.TeamPeriod, h.Settings.TeamPeriodErr = teamPeriodIn(lookup)
 	h.Session, _ = lookup(journal.SessionVar)
 	return h
 }

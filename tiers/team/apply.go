@@ -271,7 +271,7 @@ func (s *syncer) created(member string, st step) map[string]any {
 		origin = ""
 	}
 	d := records.NewDocument(t.Category, t.ID, t.Title, now)
-	d["tags"] = tagsOrDefault(t.Tags)
+	d["tags"] = anyList(tagsOrDefault(t.Tags))
 	d["content"] = t.Content
 	// The files of its home's memory are not this one's: a record naming
 	// a reference file was shown there once, and here it must be shown
@@ -309,7 +309,7 @@ func (s *syncer) apply(member string, st step) error {
 	if st.found {
 		summary = fmt.Sprintf("conflict: %s's text and this home's both kept; %s's is the entry", member, map[bool]string{true: member, false: "this home"}[st.take])
 	}
-	d["tags"] = union(o.entry.Tags, t.Tags)
+	d["tags"] = anyList(union(o.entry.Tags, t.Tags))
 	setTeam(d, o.origin, o.private, st.conflict)
 	records.AddChange(d, now, summary)
 	if status != o.entry.Status {
@@ -432,6 +432,15 @@ func union(a, b []string) []string {
 		}
 	}
 	return tagsOrDefault(out)
+}
+
+// anyList is a list of strings as a decoded document holds it.
+func anyList(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
 }
 
 func tagsOrDefault(tags []string) []string {

@@ -109,6 +109,9 @@ func (s *syncer) run(ctx context.Context) error {
 	if fetchErr != nil {
 		s.rep.Problem = fetchErr
 	}
+	if err := s.settle(ctx); err != nil {
+		return err
+	}
 	if err := s.readLocal(); err != nil {
 		return err
 	}
@@ -153,6 +156,19 @@ func (s *syncer) run(ctx context.Context) error {
 	}
 	s.rep.Pushed = true
 	return nil
+}
+
+// settle shows in the markdown the records a sync killed between its
+// batch and its render left without an entry (an ingest renders them; it
+// costs a few stats when there is nothing to do).
+func (s *syncer) settle(ctx context.Context) error {
+	if !s.h.HasView() {
+		return nil
+	}
+	return s.h.Around(ctx, s.h.Command("team sync"), func() error {
+		_, err := s.h.Ingest(false, 0)
+		return err
+	})
 }
 
 // fetch brings every member's ref; those gone from the remote go here
