@@ -23,7 +23,7 @@ type teamHome struct {
 	r     testutil.Run
 }
 
-func bareTeamRemote(t *testing.T) (dir string) {
+func bareTeamRemote(t testing.TB) (dir string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
@@ -62,7 +62,7 @@ func gitDaemon(t *testing.T, base, repo string) string {
 	return fmt.Sprintf("git://127.0.0.1:%d/%s", port, repo)
 }
 
-func joinTeam(t *testing.T, url, name string) *teamHome {
+func joinTeam(t testing.TB, url, name string) *teamHome {
 	t.Helper()
 	testutil.ScanBinary(t) // beside the binary, as installed
 	zylos := filepath.Join(t.TempDir(), name)
@@ -76,7 +76,7 @@ func joinTeam(t *testing.T, url, name string) *teamHome {
 	return th
 }
 
-func (th *teamHome) sync(t *testing.T) map[string]any {
+func (th *teamHome) sync(t testing.TB) map[string]any {
 	t.Helper()
 	res := th.r.Exec(t, "team", "sync", "--json")
 	if res.Code != 0 {
@@ -90,7 +90,7 @@ func (th *teamHome) sync(t *testing.T) map[string]any {
 }
 
 // write creates a record of category with id through `records write`.
-func (th *teamHome) write(t *testing.T, category, id, title, text string) {
+func (th *teamHome) write(t testing.TB, category, id, title, text string) {
 	t.Helper()
 	folder := map[string]string{"decision": "decisions", "preference": "preferences"}[category]
 	content := map[string]any{"status": "accepted", "context": "ctx", "decision": text, "rationale": []string{"why"}}

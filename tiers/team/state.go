@@ -42,6 +42,10 @@ type State struct {
 	// Published is, for each entry this home published, its digest and
 	// revision then.
 	Published map[string]Published `json:"published"`
+	// LocalStamp is the shared records' folders as the last full sync
+	// found them (see localStamp); Shared is how many entries it shared.
+	LocalStamp string `json:"local_stamp,omitempty"`
+	Shared     int    `json:"shared,omitempty"`
 	// PublishedSet is the digest of the entries published last (setDigest).
 	PublishedSet string `json:"published_set,omitempty"`
 	// History is each entry's lineage in this home (see Entry.History).

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/flock"
 	"github.com/zylos/zylos-memory/tiers/home"
 	"github.com/zylos/zylos-memory/tiers/journal"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // Scanner finds credentials in texts (by key): for each key with a
@@ -112,6 +115,12 @@ func (s *syncer) run(ctx context.Context) error {
 	if err := s.settle(ctx); err != nil {
 		return err
 	}
+	stamp := localStamp(s.h.Layout.RecordsDir())
+	if fetchErr == nil && stamp == s.st.LocalStamp && s.nothingNew(fetched) {
+		s.rep.Published = s.st.Shared
+		return nil // a minute like most: nothing read, built or sent
+	}
+	s.st.LocalStamp = stamp // taken before the records are read: a write meanwhile shows next time
 	if err := s.readLocal(); err != nil {
 		return err
 	}
@@ -156,6 +165,39 @@ func (s *syncer) run(ctx context.Context) error {
 	}
 	s.rep.Pushed = true
 	return nil
+}
+
+// nothingNew reports whether no member published since its commit was
+// applied, none vanished, and the remote holds this home's commit.
+func (s *syncer) nothingNew(fetched map[string]plumbing.Hash) bool {
+	own := s.repo.ref(ownRef)
+	if own.IsZero() || fetched[s.cfg.Name] != own {
+		return false
+	}
+	for name, h := range fetched {
+		if name != s.cfg.Name && h != s.repo.ref(appliedRefs+name) {
+			return false
+		}
+	}
+	for name, m := range s.st.Members {
+		if _, ok := fetched[name]; !ok && !m.Gone {
+			return false
+		}
+	}
+	return true
+}
+
+// localStamp is the modification times of the shared records' folders:
+// every record write renames a file into one, so an unchanged stamp is
+// unchanged records.
+func localStamp(root string) string {
+	var b strings.Builder
+	for _, cat := range Shared {
+		if info, err := os.Stat(filepath.Join(root, records.Folder(cat))); err == nil {
+			fmt.Fprintf(&b, "%s:%d;", cat, info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
 
 // settle shows in the markdown the records a sync killed between its
@@ -289,7 +331,7 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 		}
 		files[e.path()] = append(data, '\n')
 	}
-	s.rep.Published = len(files)
+	s.rep.Published, s.st.Shared = len(files), len(files)
 	set := setDigest(files)
 	if set == s.st.PublishedSet && !old.IsZero() {
 		return old, nil // as published last: not even a tree to build
