@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -71,7 +71,7 @@ func initPrivacy(e *env, gaps []string) error {
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.EnvVar) error {
+func runInit(e *env, force bool, layout string, snapshots bool, vars ...register.EnvVar) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
