@@ -21,7 +21,7 @@ type env struct {
 	// home is the home opened once for the command: every memory change
 	// goes through it.
 	home   *home.Home
-	layout tiers.Layout // as given: init seeds its kind, so it is not pinned
+	layout tiers.Layout // the home's, its kind detected once (init pins it again once it seeded one)
 	now    func() time.Time
 	cwd    string // "" when it cannot be read
 	stdin  io.Reader
@@ -79,7 +79,7 @@ func openEnv(c *cli.Context) (*env, error) {
 	h.JournalNote = func(err error) { fmt.Fprintf(c.App.ErrWriter, "zylos-memory: journal: %v\n", err) }
 	return &env{
 		home:   h,
-		layout: tiers.Layout{ZylosDir: h.Layout.ZylosDir, TZ: h.Layout.TZ, LayoutEnv: h.Layout.LayoutEnv},
+		layout: h.Layout,
 		now:    h.Now,
 		cwd:    cwd,
 		stdin:  c.App.Reader,

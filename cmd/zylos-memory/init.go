@@ -92,6 +92,9 @@ func runInit(e *env, force bool, layout string, snapshots bool, vars ...register
 	if err != nil {
 		return fmt.Errorf("init memory: %w", err)
 	}
+	// The rest of init works on the layout it seeded, detected again.
+	e.home = e.reopen()
+	e.layout = e.home.Layout
 	if err := initC4(e); err != nil {
 		return err
 	}
