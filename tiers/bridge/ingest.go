@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,6 +20,11 @@ type Report struct {
 	// Deferred counts the new entries left for the next ingest (see
 	// Home.MaxCreates).
 	Deferred int `json:"deferred,omitempty"`
+	// Written are the memory files the ingest wrote or removed, relative
+	// to memory/ with forward slashes (records/decisions/x.json,
+	// records/index.md, reference/decisions.md): a tool call's change
+	// takes exactly these as the hook's own writes for it.
+	Written []string `json:"-"`
 }
 
 // Change is one thing an ingest did to a record or a view file.
@@ -73,9 +79,12 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 			return Report{}, err
 		}
 	}
+	var written []string // by every round, a round cut short's too
 	for round := 1; ; round++ {
 		rep, err := h.ingest(held, dryRun)
+		written = append(written, rep.Written...)
 		if !errors.Is(err, records.ErrViewChanged) || round == records.ViewRounds {
+			rep.Written = written
 			return rep, err
 		}
 	}
@@ -223,7 +232,13 @@ func (in *ingester) result(mode ingestMode, step *inStep) ingested {
 	if mode != ingestForView {
 		step = nil
 	}
-	return ingested{report: in.report, step: step}
+	rep := in.report
+	for _, abs := range in.records.written {
+		if rel, err := filepath.Rel(in.Layout.MemoryDir(), abs); err == nil {
+			rep.Written = append(rep.Written, filepath.ToSlash(rel))
+		}
+	}
+	return ingested{report: rep, step: step}
 }
 
 // apply reads the entries and the records, brings each in line with the
