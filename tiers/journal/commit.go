@@ -27,6 +27,7 @@ const (
 	FromCommand   Source = "command"   // a zylos-memory command
 	FromScheduler Source = "scheduler" // a task of the memory service
 	FromExternal  Source = "external"  // anything else: an editor, a script
+	FromTeam      Source = "team"      // another home of the team, applied by a team sync
 )
 
 // The trailers of a journal commit.
@@ -37,6 +38,7 @@ const (
 	trailerCommand = "Zylos-Command"
 	trailerUndo    = "Zylos-Undo"     // the session an undo reverted
 	trailerToolUse = "Zylos-Tool-Use" // Claude Code's id of the tool call
+	trailerHome    = "Zylos-Home"     // the home of the team a change came from
 )
 
 // Change describes who made a change and why.
@@ -55,6 +57,8 @@ type Change struct {
 	Undoes string
 	// ToolUse is Claude Code's tool_use_id of the call that made it.
 	ToolUse string
+	// Home is the home of the team the change came from (FromTeam).
+	Home string
 }
 
 // label is what a commit message starts with: the command, the tool, or
@@ -81,7 +85,7 @@ func (c Change) message(files []FileChange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", c.label(), oneLine(summary))
 	fmt.Fprintf(&b, "%s: %s\n", trailerSource, c.Source)
-	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}, {trailerToolUse, c.ToolUse}, {trailerUndo, c.Undoes}} {
+	for _, t := range [][2]string{{trailerSession, c.Session}, {trailerTool, c.Tool}, {trailerCommand, c.Command}, {trailerToolUse, c.ToolUse}, {trailerUndo, c.Undoes}, {trailerHome, c.Home}} {
 		if v := oneLine(t[1]); v != "" {
 			fmt.Fprintf(&b, "%s: %s\n", t[0], v)
 		}

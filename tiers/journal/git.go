@@ -178,3 +178,20 @@ func (j *Journal) gitEnv() []string {
 	}
 	return env
 }
+
+// Git is a git command on the repository gitDir with no work tree, run
+// as the journal runs its own: none of the user's configuration, hooks or
+// GIT_* variables reach it, environ (nil: this process's) gives it only
+// what a fetch or a push needs, and the committer is the journal's. The
+// team exchange keeps its repository this way.
+func Git(ctx context.Context, environ []string, gitDir string, args ...string) (*exec.Cmd, error) {
+	bin, err := gitPath()
+	if err != nil {
+		return nil, fmt.Errorf("git not found: %w", err)
+	}
+	full := append([]string{"--git-dir=" + gitDir}, isolated...)
+	cmd := exec.CommandContext(ctx, bin, append(full, args...)...)
+	cmd.Dir = gitDir
+	cmd.Env = (&Journal{Environ: environ}).gitEnv()
+	return cmd, nil
+}

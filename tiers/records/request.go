@@ -56,6 +56,9 @@ type WriteRequest struct {
 	Warn   func(Warning) // nil drops them
 	// View, when set, is kept in step with the write under the lock.
 	View View
+	// FromTeam is the home of the team a team sync applies the change
+	// from; "" for every other write.
+	FromTeam string
 }
 
 // Target is the record file a write is aimed at, resolved inside its

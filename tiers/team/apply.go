@@ -1,0 +1,364 @@
+package team
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/zylos/zylos-memory/tiers/records"
+)
+
+// step is one change a member's commit asks of this home.
+type step struct {
+	key   string
+	their *Entry
+	// take sets the record to their text; keep leaves ours.
+	take bool
+	// conflict is the record's conflict after the step (nil: none).
+	conflict *Conflict
+	create   bool
+	// found is set when the step found a conflict.
+	found bool
+	// history is the entry's lineage here after the step.
+	history []string
+}
+
+// applyMember applies what member changed since its commit applied last.
+func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing.Hash) error {
+	m := s.st.Members[member]
+	if m == nil {
+		m = &Member{}
+		s.st.Members[member] = m
+	}
+	m.Gone = false
+	base := s.repo.ref(appliedRefs + member)
+	if theirs == base {
+		return nil
+	}
+	their, info, skipped, err := s.entriesOf(theirs)
+	if err != nil {
+		s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %v", member, err))
+		return nil
+	}
+	if info.Name != member {
+		s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: its commit names the home %q: left alone", member, info.Name))
+		return nil
+	}
+	baseEntries, _, _, err := s.entriesOf(base)
+	if err != nil {
+		baseEntries = map[string]*Entry{} // a base gone from the repository: compare with nothing
+	}
+	for i := range skipped {
+		skipped[i] = member + ": " + skipped[i]
+	}
+	s.rep.Skipped = append(s.rep.Skipped, skipped...)
+	m.Commit, m.PublishedAt, m.Entries, m.Skipped = theirs.String(), info.PublishedAt, len(their), skipped
+
+	keys := make([]string, 0, len(their))
+	for key := range their {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	var steps []step
+	sessions := map[string]bool{}
+	for _, key := range keys {
+		st, ok := s.decide(member, baseEntries[key], their[key], s.local[key])
+		if ok {
+			steps = append(steps, st)
+			if their[key].Session != "" {
+				sessions[their[key].Session] = true
+			}
+		}
+	}
+	if len(steps) > 0 {
+		session := ""
+		if len(sessions) == 1 {
+			for k := range sessions {
+				session = k
+			}
+		}
+		applied := 0
+		err := s.h.Around(ctx, s.change(member, session, len(steps)), func() error {
+			for _, st := range steps {
+				if err := s.apply(member, st); err != nil {
+					s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
+					continue
+				}
+				applied++
+				s.st.History[st.key] = st.history
+				if st.found {
+					s.rep.Conflicts = append(s.rep.Conflicts, st.key)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		s.rep.Applied[member] += applied
+		s.st.Arrived += applied
+		if err := s.readLocal(); err != nil {
+			return err
+		}
+	}
+	for key, e := range their {
+		s.st.Seen[key] = max(s.st.Seen[key], e.Rev)
+	}
+	if err := s.repo.setRef(ctx, appliedRefs+member, theirs, base); err != nil {
+		return err
+	}
+	m.AppliedAt = s.now.UTC().Format(time.RFC3339)
+	return nil
+}
+
+// decide is what their entry t asks of ours o, given the member's entry
+// b this home applied last (nil: none). The merge is by identity and by
+// lineage, never by a clock: a text in the other side's history is one
+// that side changed from.
+func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
+	st := step{key: t.key(), their: t}
+	if b != nil && canonical(b) == canonical(t) {
+		return st, false // the member changed nothing of it
+	}
+	if o == nil {
+		if b != nil {
+			return st, false // it was here and was deleted here: not brought back
+		}
+		st.create, st.take, st.conflict = true, true, t.Conflict
+		st.history = lineage(t.History, t.textDigest())
+		return st, true
+	}
+	if o.private != "" {
+		return st, false // marked private here: this home keeps its own
+	}
+	ours, mine := o.entry, s.st.History[st.key]
+	st.conflict = o.conflict
+	switch {
+	case ours.text() == t.text():
+		if t.Conflict != nil && o.conflict == nil && t.Conflict.text() != ours.text() {
+			st.conflict = t.Conflict // a conflict found there is shown here too
+		}
+		st.history = joined(mine, t.History, ours.textDigest())
+		if st.conflict == o.conflict && !newTags(ours.Tags, t.Tags) {
+			s.st.History[st.key] = st.history
+			return st, false
+		}
+		return st, true
+	case slices.Contains(t.History, ours.textDigest()):
+		// they changed from our text: theirs is the newer
+		st.take, st.conflict = true, t.Conflict
+		if st.conflict != nil && st.conflict.text() == t.text() {
+			st.conflict = nil
+		}
+		st.history = lineage(t.History, t.textDigest())
+		return st, true
+	case slices.Contains(mine, t.textDigest()):
+		return st, false // we changed from their text: ours is the newer
+	}
+	if o.conflict != nil && o.conflict.text() == t.text() {
+		return st, false // this very conflict is kept already
+	}
+	// Changed on both sides: both texts are kept, the entry the one of the
+	// later revision in the team's logical time (equal ones go by the
+	// homes' names, the same way in every home). Both histories join, so
+	// that each side finds the other's text behind the result.
+	st.found = true
+	ourRev := s.revOf(st.key, o.publishedDigest(s.cfg.Name))
+	at := s.now.UTC().Format(time.RFC3339)
+	if t.Rev > ourRev || t.Rev == ourRev && member > s.cfg.Name {
+		st.take = true
+		st.conflict = &Conflict{Home: s.cfg.Name, At: at, Title: ours.Title, Content: ours.Content, Tags: ours.Tags, Status: ours.Status}
+		st.history = joined(mine, t.History, t.textDigest())
+	} else {
+		st.conflict = &Conflict{Home: member, At: at, Title: t.Title, Content: t.Content, Tags: t.Tags, Status: t.Status}
+		st.history = joined(mine, t.History, ours.textDigest())
+	}
+	return st, true
+}
+
+// newTags reports whether theirs holds a tag ours lacks.
+func newTags(ours, theirs []string) bool {
+	for _, t := range theirs {
+		if !slices.Contains(ours, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply makes one step through the records layer: the record, its entry
+// in the markdown, under the records lock.
+func (s *syncer) apply(member string, st step) error {
+	t := st.their
+	root := s.h.Layout.RecordsDir()
+	abs := filepath.Join(root, records.Folder(t.Category), t.ID+".json")
+	now := s.now.UTC().Format(time.RFC3339)
+	if st.create {
+		origin := t.Origin
+		if origin == "" {
+			origin = member
+		}
+		if origin == s.cfg.Name {
+			origin = ""
+		}
+		d := records.NewDocument(t.Category, t.ID, t.Title, now)
+		d["tags"] = tagsOrDefault(t.Tags)
+		d["content"] = t.Content
+		if len(t.RelatedFiles) > 0 {
+			d["related_files"] = t.RelatedFiles
+		}
+		setTeam(d, origin, "", st.conflict)
+		records.AddChange(d, now, "from "+member+" (team)")
+		if _, err := s.write(member, records.ActionCreate, abs, d, ""); err != nil {
+			return err
+		}
+		return s.move(member, abs, records.StatusActive, t)
+	}
+	o := s.local[st.key]
+	d := clone(o.doc)
+	status := o.entry.Status
+	summary := "from " + member + " (team)"
+	if st.take {
+		d["title"], d["content"] = t.Title, t.Content
+		status = t.Status
+	}
+	if st.found {
+		summary = fmt.Sprintf("conflict: %s's text and this home's both kept; %s's is the entry", member, map[bool]string{true: member, false: "this home"}[st.take])
+	}
+	d["tags"] = union(o.entry.Tags, t.Tags)
+	setTeam(d, o.origin, o.private, st.conflict)
+	records.AddChange(d, now, summary)
+	if status != o.entry.Status {
+		// the text first, as an active record, then the status move
+		if o.entry.Status != records.StatusActive {
+			if err := s.move(member, abs, o.entry.Status, &Entry{Status: records.StatusActive}); err != nil {
+				return err
+			}
+			data, err := readRecord(abs)
+			if err != nil {
+				return err
+			}
+			o = data
+			d2 := clone(o.doc)
+			for _, k := range []string{"title", "content", "tags", "team"} {
+				if v, ok := d[k]; ok {
+					d2[k] = v
+				} else {
+					delete(d2, k)
+				}
+			}
+			records.AddChange(d2, now, summary)
+			d = d2
+		}
+	}
+	if _, err := s.write(member, records.ActionUpdate, abs, d, o.hash); err != nil {
+		return err
+	}
+	return s.move(member, abs, records.StatusActive, &Entry{Status: status, RetiredReason: t.RetiredReason, ArchivedReason: t.ArchivedReason})
+}
+
+// move carries a status from one to another by the records' lifecycle
+// actions: retire and archive travel as status changes.
+func (s *syncer) move(member, abs, from string, to *Entry) error {
+	var actions []records.Action
+	switch {
+	case from == to.Status:
+	case from == records.StatusActive && to.Status == records.StatusRetired:
+		actions = []records.Action{records.ActionRetire}
+	case from == records.StatusActive && to.Status == records.StatusArchived:
+		actions = []records.Action{records.ActionArchive}
+	case from == records.StatusRetired && to.Status == records.StatusActive:
+		actions = []records.Action{records.ActionRestore}
+	case from == records.StatusArchived && to.Status == records.StatusActive:
+		actions = []records.Action{records.ActionUnarchive}
+	case from == records.StatusArchived && to.Status == records.StatusRetired:
+		actions = []records.Action{records.ActionUnarchive, records.ActionRetire}
+	case from == records.StatusRetired && to.Status == records.StatusArchived:
+		actions = []records.Action{records.ActionRestore, records.ActionArchive}
+	}
+	for _, a := range actions {
+		reason := to.RetiredReason
+		if a == records.ActionArchive {
+			reason = to.ArchivedReason
+		}
+		if reason == "" {
+			reason = string(a) + "d by " + member + " (team)"
+		}
+		req := records.WriteRequest{Action: a, Reason: reason}
+		if _, err := s.do(member, req, abs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write is a create or an update of the record at abs with document d.
+func (s *syncer) write(member string, a records.Action, abs string, d map[string]any, hash string) (records.Answer, error) {
+	return s.do(member, records.WriteRequest{Action: a, Input: records.InputOf(d), Hash: hash, KeepID: true}, abs)
+}
+
+// do makes one records write at abs as a change from member, its entry
+// kept in step in the markdown.
+func (s *syncer) do(member string, req records.WriteRequest, abs string) (records.Answer, error) {
+	root := s.h.Layout.RecordsDir()
+	category := records.CategoryOfFolder(filepath.Base(filepath.Dir(abs)))
+	cat := ""
+	if req.Action == records.ActionCreate {
+		cat = category
+	}
+	target, err := records.ResolveTarget(root, "", abs, req.Action, cat)
+	if err != nil {
+		return nil, err
+	}
+	req.Target, req.FromTeam, req.Now = target, member, s.now
+	req.View = s.h.View(root)
+	return records.Write(req)
+}
+
+// markPrivate keeps a record local: its team object says why, and its
+// entry shows it.
+func (s *syncer) markPrivate(l *local, why string) error {
+	d := clone(l.doc)
+	setTeam(d, l.origin, why, l.conflict)
+	records.AddChange(d, s.now.UTC().Format(time.RFC3339), "kept local by the team: "+why)
+	_, err := s.do("", records.WriteRequest{Action: records.ActionUpdate, Input: records.InputOf(d), Hash: l.hash, KeepID: true}, l.abs)
+	return err
+}
+
+func readRecord(abs string) (*local, error) {
+	data, err := readFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	return localOf(abs, data)
+}
+
+func clone(d map[string]any) map[string]any {
+	data, _ := json.Marshal(d)
+	var out map[string]any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, t := range b {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return tagsOrDefault(out)
+}
+
+func tagsOrDefault(tags []string) []string {
+	if len(tags) == 0 {
+		return []string{"team"}
+	}
+	return tags
+}

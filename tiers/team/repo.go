@@ -1,0 +1,259 @@
+package team
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/zylos/zylos-memory/tiers/journal"
+)
+
+// The refs of the exchange's repository.
+const (
+	// teamRefs is where every home publishes, on the remote: one ref each.
+	teamRefs = "refs/zylos/team/"
+	// fetchedRefs holds the members' refs as the last fetch found them.
+	fetchedRefs = "refs/zylos/fetched/"
+	// appliedRefs holds, for each member, its commit this home applied
+	// last: the base of the next merge.
+	appliedRefs = "refs/zylos/applied/"
+	// ownRef is this home's published commit, pushed to teamRefs+name.
+	ownRef = "refs/zylos/own"
+)
+
+// homeFile is the file at the top of a member's tree naming its home.
+const homeFile = "home.json"
+
+// repo is the exchange's bare repository: its objects written and read
+// in this process, its refs and its transfers by git.
+type repo struct {
+	dir     string
+	environ []string
+	st      *filesystem.Storage
+}
+
+// openRepo opens (and at first creates) the bare repository at dir.
+func openRepo(ctx context.Context, dir string, environ []string) (*repo, error) {
+	r := &repo{dir: dir, environ: environ}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		if _, err := r.git(ctx, "init", "--bare", "--quiet"); err != nil {
+			return nil, err
+		}
+	}
+	r.st = filesystem.NewStorageWithOptions(osfs.New(dir), cache.NewObjectLRUDefault(), filesystem.Options{})
+	return r, nil
+}
+
+// git runs git on the repository, isolated as the journal's is, and
+// answers its output; its error is its first line.
+func (r *repo) git(ctx context.Context, args ...string) (string, error) {
+	cmd, err := journal.Git(ctx, r.environ, r.dir, args...)
+	if err != nil {
+		return "", err
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if i := strings.LastIndex(msg, "fatal: "); i >= 0 {
+			msg = msg[i+len("fatal: "):]
+		}
+		if line, _, _ := strings.Cut(msg, "\n"); line != "" {
+			msg = line
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		if ctx.Err() != nil {
+			msg = ctx.Err().Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return out.String(), nil
+}
+
+// ref answers the commit a ref names, plumbing.ZeroHash when none.
+func (r *repo) ref(name string) plumbing.Hash {
+	ref, err := r.st.Reference(plumbing.ReferenceName(name))
+	if err != nil || ref.Type() != plumbing.HashReference {
+		return plumbing.ZeroHash
+	}
+	return ref.Hash()
+}
+
+// refs lists the refs under prefix by the name after it.
+func (r *repo) refs(ctx context.Context, prefix string) (map[string]plumbing.Hash, error) {
+	out, err := r.git(ctx, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	if err != nil {
+		return nil, err
+	}
+	got := map[string]plumbing.Hash{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		hash, name, ok := strings.Cut(line, " ")
+		if ok {
+			got[strings.TrimPrefix(name, prefix)] = plumbing.NewHash(hash)
+		}
+	}
+	return got, nil
+}
+
+// setRef points name at h if it still names old (compare and swap, under
+// git's own lock file).
+func (r *repo) setRef(ctx context.Context, name string, h, old plumbing.Hash) error {
+	oldArg := old.String()
+	if old.IsZero() {
+		oldArg = ""
+	}
+	_, err := r.git(ctx, "update-ref", name, h.String(), oldArg)
+	return err
+}
+
+// blob stores data, answering its hash.
+func (r *repo) blob(data []byte) (plumbing.Hash, error) {
+	obj := r.st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.st.SetEncodedObject(obj)
+}
+
+// tree stores the tree of files (slash-separated paths to contents),
+// answering its hash.
+func (r *repo) tree(files map[string][]byte) (plumbing.Hash, error) {
+	type node struct {
+		blob plumbing.Hash
+		kids map[string]*node
+	}
+	root := &node{kids: map[string]*node{}}
+	for path, data := range files {
+		h, err := r.blob(data)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		n := root
+		parts := strings.Split(path, "/")
+		for _, dir := range parts[:len(parts)-1] {
+			if n.kids[dir] == nil {
+				n.kids[dir] = &node{kids: map[string]*node{}}
+			}
+			n = n.kids[dir]
+		}
+		n.kids[parts[len(parts)-1]] = &node{blob: h}
+	}
+	var store func(n *node) (plumbing.Hash, error)
+	store = func(n *node) (plumbing.Hash, error) {
+		var t object.Tree
+		for name, kid := range n.kids {
+			if kid.kids == nil {
+				t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: kid.blob})
+				continue
+			}
+			h, err := store(kid)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+		}
+		// git orders a tree by name, a directory's as if it ended in "/".
+		sortKey := func(e object.TreeEntry) string {
+			if e.Mode == filemode.Dir {
+				return e.Name + "/"
+			}
+			return e.Name
+		}
+		sort.Slice(t.Entries, func(i, j int) bool { return sortKey(t.Entries[i]) < sortKey(t.Entries[j]) })
+		obj := r.st.NewEncodedObject()
+		if err := t.Encode(obj); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		return r.st.SetEncodedObject(obj)
+	}
+	return store(root)
+}
+
+// commit stores a commit of tree on parent (zero: none).
+func (r *repo) commit(tree, parent plumbing.Hash, message string, when time.Time) (plumbing.Hash, error) {
+	sig := object.Signature{Name: "zylos-memory", Email: "zylos-memory@localhost", When: when.UTC()}
+	c := object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+	if !parent.IsZero() {
+		c.ParentHashes = []plumbing.Hash{parent}
+	}
+	obj := r.st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.st.SetEncodedObject(obj)
+}
+
+// treeOf answers the tree of commit c, zero when c is zero.
+func (r *repo) treeOf(c plumbing.Hash) (plumbing.Hash, error) {
+	if c.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	commit, err := object.GetCommit(r.st, c)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return commit.TreeHash, nil
+}
+
+// files reads the files of commit c's tree, each up to limit bytes; a
+// bigger one is answered as too big, unread. A zero c has none.
+func (r *repo) files(c plumbing.Hash, limit int64) (map[string][]byte, []string, error) {
+	got := map[string][]byte{}
+	var tooBig []string
+	if c.IsZero() {
+		return got, nil, nil
+	}
+	commit, err := object.GetCommit(r.st, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, nil, err
+	}
+	err = tree.Files().ForEach(func(f *object.File) error {
+		if f.Size > limit {
+			tooBig = append(tooBig, fmt.Sprintf("%s: %d bytes, over the limit of %d", f.Name, f.Size, limit))
+			return nil
+		}
+		rd, err := f.Reader()
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		data, err := io.ReadAll(io.LimitReader(rd, limit+1))
+		if err != nil {
+			return err
+		}
+		got[f.Name] = data
+		return nil
+	})
+	return got, tooBig, err
+}

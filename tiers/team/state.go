@@ -1,0 +1,138 @@
+package team
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
+	"github.com/zylos/zylos-memory/tiers"
+)
+
+// ErrNotJoined is the answer of a team command on a home of no team.
+var ErrNotJoined = errors.New("this home is in no team: zylos-memory team join URL")
+
+// Config is a home's membership: the remote every member shares and the
+// name this home publishes under. It lives in memory/.state/team/.
+type Config struct {
+	URL  string `json:"url"`
+	Name string `json:"name"`
+	// HomeID tells this home from another that took its name.
+	HomeID string `json:"home_id"`
+	Joined string `json:"joined_at"`
+}
+
+// names are the names a home may take: they become a ref and a trailer.
+var names = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+
+// ValidName reports whether name can name a home of a team.
+func ValidName(name string) bool { return names.MatchString(name) && !filepathHasDots(name) }
+
+func filepathHasDots(name string) bool {
+	return name == "." || name == ".." || filepath.Ext(name) == ".lock"
+}
+
+// State is what the exchange remembers between syncs; losing it costs a
+// full comparison on the next sync, never a memory.
+type State struct {
+	// Published is, for each entry this home published, its digest and
+	// revision then.
+	Published map[string]Published `json:"published"`
+	// History is each entry's lineage in this home (see Entry.History).
+	History map[string][]string `json:"history"`
+	// Seen is the highest revision of each entry a member published.
+	Seen map[string]int `json:"seen"`
+	// Refused are the entries kept local, by key, and why.
+	Refused map[string]string `json:"refused"`
+	// Members are the other homes as the last sync found them.
+	Members map[string]*Member `json:"members"`
+	// Arrived counts the entries applied from members, ever.
+	Arrived   int    `json:"arrived"`
+	LastSync  string `json:"last_sync,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	// ErrorSince is when the failing started (the error is told once).
+	ErrorSince string `json:"error_since,omitempty"`
+}
+
+// Published is an entry as this home published it last.
+type Published struct {
+	Digest string `json:"digest"`
+	Rev    int    `json:"rev"`
+}
+
+// Member is another home of the team as the last sync found it.
+type Member struct {
+	Commit      string   `json:"commit"`
+	PublishedAt string   `json:"published_at,omitempty"`
+	AppliedAt   string   `json:"applied_at,omitempty"`
+	Entries     int      `json:"entries"`
+	Skipped     []string `json:"skipped,omitempty"`
+	// Gone is set when the member's ref vanished from the remote.
+	Gone bool `json:"gone,omitempty"`
+}
+
+// dir is the exchange's directory of a home.
+func dir(l tiers.Layout) string { return filepath.Join(l.StateDir(), "team") }
+
+func configPath(l tiers.Layout) string { return filepath.Join(dir(l), "team.json") }
+func statePath(l tiers.Layout) string  { return filepath.Join(dir(l), "state.json") }
+func repoPath(l tiers.Layout) string   { return filepath.Join(dir(l), "repo.git") }
+
+// announcedPath holds the count of arrivals SessionStart has told.
+func announcedPath(l tiers.Layout) string { return filepath.Join(dir(l), "announced") }
+
+// ReadConfig reads a home's membership; ErrNotJoined when it has none.
+func ReadConfig(l tiers.Layout) (Config, error) {
+	var c Config
+	data, err := regfile.ReadFileLimit(configPath(l), 64<<10)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, ErrNotJoined
+	}
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(data, &c); err != nil || c.URL == "" || !ValidName(c.Name) {
+		return c, fmt.Errorf("%s: not a team membership; join again", configPath(l))
+	}
+	return c, nil
+}
+
+// ReadState reads the exchange's state; an empty one when there is none
+// or it cannot be read (it is rebuilt by the next sync).
+func ReadState(l tiers.Layout) State {
+	var s State
+	if data, err := regfile.ReadFileLimit(statePath(l), 64<<20); err == nil {
+		_ = json.Unmarshal(data, &s)
+	}
+	if s.Published == nil {
+		s.Published = map[string]Published{}
+	}
+	if s.History == nil {
+		s.History = map[string][]string{}
+	}
+	if s.Seen == nil {
+		s.Seen = map[string]int{}
+	}
+	if s.Refused == nil {
+		s.Refused = map[string]string{}
+	}
+	if s.Members == nil {
+		s.Members = map[string]*Member{}
+	}
+	return s
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o600)
+}

@@ -1,0 +1,407 @@
+package team
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/zylos/zylos-memory/internal/flock"
+	"github.com/zylos/zylos-memory/tiers/home"
+	"github.com/zylos/zylos-memory/tiers/journal"
+)
+
+// Scanner finds credentials in texts (by key): for each key with a
+// finding, the rule that matched. An error publishes nothing new.
+type Scanner func(ctx context.Context, texts map[string]string) (map[string]string, error)
+
+// syncWait bounds the wait for another sync of the same home.
+const syncWait = 2 * time.Minute
+
+// Report is what one sync did.
+type Report struct {
+	// Applied counts, by member, the entries taken from it.
+	Applied map[string]int
+	// Conflicts are the entries found changed on both sides, by key.
+	Conflicts []string
+	// Refused are the entries kept local for a secret, "key: rule".
+	Refused []string
+	// Skipped are a member's entries left out, named with why.
+	Skipped []string
+	// Published is how many entries this home's commit holds; Pushed is
+	// whether it reached the remote in this sync.
+	Published int
+	Pushed    bool
+	// Problem is what kept the sync from the remote, if anything: no
+	// memory is lost by it, and the next sync tries again.
+	Problem error
+}
+
+// Arrived is how many entries the sync applied.
+func (r *Report) Arrived() int {
+	n := 0
+	for _, c := range r.Applied {
+		n += c
+	}
+	return n
+}
+
+// syncer is one sync of one home.
+type syncer struct {
+	h     *home.Home
+	cfg   Config
+	repo  *repo
+	st    State
+	scan  Scanner
+	rep   *Report
+	now   time.Time
+	local map[string]*local
+}
+
+// Sync fetches the team's refs, applies what each member changed since
+// its commit applied last, publishes this home's shared records and
+// pushes them. Only one sync of a home runs at a time. A remote that
+// cannot be reached is the report's Problem, not an error: the local
+// memory is untouched by it.
+func Sync(ctx context.Context, h *home.Home, scan Scanner) (*Report, error) {
+	cfg, err := ReadConfig(h.Layout)
+	if err != nil {
+		return nil, err
+	}
+	release, err := flock.AcquireWithin(dir(h.Layout)+"/sync.lock", "team sync", syncWait)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	r, err := openRepo(ctx, repoPath(h.Layout), h.Environ)
+	if err != nil {
+		return nil, err
+	}
+	s := &syncer{h: h, cfg: cfg, repo: r, st: ReadState(h.Layout), scan: scan, now: h.Now(),
+		rep: &Report{Applied: map[string]int{}}}
+	err = s.run(ctx)
+	s.st.LastSync = s.now.UTC().Format(time.RFC3339)
+	if p := s.rep.Problem; p != nil {
+		if s.st.LastError != p.Error() {
+			s.st.ErrorSince = s.st.LastSync
+		}
+		s.st.LastError = p.Error()
+	} else {
+		s.st.LastError, s.st.ErrorSince = "", ""
+	}
+	if werr := writeJSON(statePath(h.Layout), s.st); err == nil {
+		err = werr
+	}
+	return s.rep, err
+}
+
+func (s *syncer) run(ctx context.Context) error {
+	fetched, fetchErr := s.fetch(ctx)
+	if fetchErr != nil {
+		s.rep.Problem = fetchErr
+	}
+	if err := s.readLocal(); err != nil {
+		return err
+	}
+	if fetchErr == nil {
+		names := make([]string, 0, len(fetched))
+		for name := range fetched {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if name == s.cfg.Name {
+				continue
+			}
+			if err := s.applyMember(ctx, name, fetched[name]); err != nil {
+				return err
+			}
+		}
+		for name, m := range s.st.Members {
+			if _, ok := fetched[name]; !ok {
+				m.Gone = true
+			}
+		}
+	}
+	own, err := s.publish(ctx)
+	if err != nil {
+		return err
+	}
+	if fetchErr != nil {
+		return nil // whose the remote's ref is cannot be told: nothing is pushed
+	}
+	if remote, ok := fetched[s.cfg.Name]; ok && remote == own {
+		return nil
+	} else if ok {
+		if id := s.homeIDOf(remote); id != "" && id != s.cfg.HomeID {
+			s.rep.Problem = fmt.Errorf("another home publishes as %q on %s: nothing pushed; join under another name", s.cfg.Name, s.cfg.URL)
+			return nil
+		}
+	}
+	if _, err := s.repo.git(ctx, "push", "--force", "--quiet", s.cfg.URL, ownRef+":"+teamRefs+s.cfg.Name); err != nil {
+		s.rep.Problem = err
+		return nil
+	}
+	s.rep.Pushed = true
+	return nil
+}
+
+// fetch brings every member's ref; those gone from the remote go here
+// too (a member's entries stay in this home whatever its ref does).
+func (s *syncer) fetch(ctx context.Context) (map[string]plumbing.Hash, error) {
+	if _, err := s.repo.git(ctx, "fetch", "--no-tags", "--prune", "--force", "--quiet", s.cfg.URL,
+		"+"+teamRefs+"*:"+fetchedRefs+"*"); err != nil {
+		return nil, err
+	}
+	return s.repo.refs(ctx, fetchedRefs)
+}
+
+func (s *syncer) readLocal() error {
+	local, problems, err := readLocal(s.h.Layout.RecordsDir())
+	if err != nil {
+		return err
+	}
+	s.local = local
+	for key, l := range local {
+		if h := s.st.History[key]; len(h) == 0 || h[len(h)-1] != l.entry.textDigest() {
+			s.st.History[key] = lineage(h, l.entry.textDigest())
+		}
+	}
+	s.rep.Skipped = append(s.rep.Skipped, problems...)
+	return nil
+}
+
+// homeInfo is a member tree's home.json.
+type homeInfo struct {
+	Name        string `json:"name"`
+	HomeID      string `json:"home_id"`
+	PublishedAt string `json:"published_at"`
+	Format      int    `json:"format"`
+}
+
+// homeIDOf is the home id a published commit names, "" if none.
+func (s *syncer) homeIDOf(c plumbing.Hash) string {
+	files, _, err := s.repo.files(c, maxEntry)
+	if err != nil {
+		return ""
+	}
+	var info homeInfo
+	if json.Unmarshal(files[homeFile], &info) != nil {
+		return ""
+	}
+	return info.HomeID
+}
+
+// entriesOf reads the entries of a member's commit by key; what cannot
+// be read is named in skipped.
+func (s *syncer) entriesOf(c plumbing.Hash) (map[string]*Entry, homeInfo, []string, error) {
+	files, tooBig, err := s.repo.files(c, maxEntry)
+	if err != nil {
+		return nil, homeInfo{}, nil, err
+	}
+	skipped := tooBig
+	var info homeInfo
+	if data, ok := files[homeFile]; ok {
+		if err := json.Unmarshal(data, &info); err != nil {
+			skipped = append(skipped, homeFile+": "+err.Error())
+		}
+	}
+	got := map[string]*Entry{}
+	for path, data := range files {
+		if path == homeFile {
+			continue
+		}
+		e, err := decodeEntry(path, data)
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		got[e.key()] = e
+	}
+	return got, info, skipped, nil
+}
+
+// revOf is the revision of an entry of this home whose text digests to
+// digest: the one it was published with, or one more than any it has
+// published or seen when it changed since.
+func (s *syncer) revOf(key, digest string) int {
+	p := s.st.Published[key]
+	if p.Digest == digest && p.Rev > 0 {
+		return p.Rev
+	}
+	return max(p.Rev, s.st.Seen[key]) + 1
+}
+
+// publish commits this home's shared entries on its own ref when they
+// changed, and answers the ref.
+func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
+	old := s.repo.ref(ownRef)
+	if err := s.keepSecretsLocal(ctx); err != nil {
+		return old, err
+	}
+	files := map[string][]byte{}
+	keys := make([]string, 0, len(s.local))
+	for key := range s.local {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		l := s.local[key]
+		if l.private != "" {
+			continue
+		}
+		e := *l.entry
+		e.Origin, e.Conflict, e.History = l.origin, l.conflict, s.st.History[key]
+		if e.Origin == "" {
+			e.Origin = s.cfg.Name
+		}
+		digest := e.digest()
+		e.Rev = s.revOf(key, digest)
+		s.st.Published[key] = Published{Digest: digest, Rev: e.Rev}
+		data, err := json.MarshalIndent(&e, "", "  ")
+		if err != nil {
+			return old, err
+		}
+		files[e.path()] = append(data, '\n')
+	}
+	s.rep.Published = len(files)
+	tree, err := s.repo.tree(s.withHome(files))
+	if err != nil {
+		return old, err
+	}
+	if oldTree, err := s.repo.treeOf(old); err == nil && oldTree == tree {
+		return old, nil
+	}
+	// home.json's time alone changing makes no new commit: compare the
+	// tree without it first.
+	if !old.IsZero() {
+		prev, _, err := s.repo.files(old, maxEntry)
+		if err == nil && sameEntries(prev, files) {
+			return old, nil
+		}
+	}
+	c, err := s.repo.commit(tree, old, fmt.Sprintf("%s: %d entries\n", s.cfg.Name, len(files)), s.now)
+	if err != nil {
+		return old, err
+	}
+	if err := s.repo.setRef(ctx, ownRef, c, old); err != nil {
+		return old, err
+	}
+	return c, nil
+}
+
+// withHome adds home.json to a tree's files.
+func (s *syncer) withHome(files map[string][]byte) map[string][]byte {
+	info, _ := json.MarshalIndent(homeInfo{Name: s.cfg.Name, HomeID: s.cfg.HomeID,
+		PublishedAt: s.now.UTC().Format(time.RFC3339), Format: 1}, "", "  ")
+	out := make(map[string][]byte, len(files)+1)
+	for k, v := range files {
+		out[k] = v
+	}
+	out[homeFile] = append(info, '\n')
+	return out
+}
+
+// sameEntries reports whether a published tree holds files, home.json
+// aside.
+func sameEntries(prev, files map[string][]byte) bool {
+	if len(prev) != len(files)+1 {
+		return false
+	}
+	for k, v := range files {
+		if string(prev[k]) != string(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepSecretsLocal scans each entry that changed since it was last found
+// clean, and marks the ones holding a credential private, in their
+// record and their entry, before anything is published. A scanner that
+// fails publishes nothing new: the entries it did not clear stay out.
+func (s *syncer) keepSecretsLocal(ctx context.Context) error {
+	texts := map[string]string{}
+	for key, l := range s.local {
+		if l.private != "" {
+			continue
+		}
+		if p, ok := s.st.Published[key]; ok && p.Digest == l.publishedDigest(s.cfg.Name) {
+			continue // published as it is: scanned then
+		}
+		texts[key] = plainText(l.entry)
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	var found map[string]string
+	var err error
+	if s.scan == nil {
+		err = errors.New("no secret scanner")
+	} else {
+		found, err = s.scan(ctx, texts)
+	}
+	if err != nil {
+		s.rep.Problem = fmt.Errorf("secret scan: %v: %d changed entries kept back", err, len(texts))
+		for key := range texts {
+			s.local[key].private = "unscanned" // this sync only: not written
+		}
+		return nil
+	}
+	keys := make([]string, 0, len(found))
+	for key := range found {
+		if s.local[key] != nil {
+			keys = append(keys, key)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	c := s.h.Command("team sync")
+	c.Summary = fmt.Sprintf("kept %d entries local: they hold a credential", len(keys))
+	return s.h.Around(ctx, c, func() error {
+		for _, key := range keys {
+			l := s.local[key]
+			why := "secret: " + found[key]
+			s.rep.Refused = append(s.rep.Refused, key+": "+found[key])
+			s.st.Refused[key] = why
+			if err := s.markPrivate(l, why); err != nil {
+				s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: not marked private: %v", key, err))
+			}
+			l.private = why
+		}
+		return nil
+	})
+}
+
+// publishedDigest is the digest the entry would be published with.
+func (l *local) publishedDigest(me string) string {
+	e := *l.entry
+	e.Origin, e.Conflict = l.origin, l.conflict
+	if e.Origin == "" {
+		e.Origin = me
+	}
+	return e.digest()
+}
+
+// members lists the names of a state's members, sorted.
+func (st *State) members() []string {
+	names := make([]string, 0, len(st.Members))
+	for n := range st.Members {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// change is the journal change of entries applied from member.
+func (s *syncer) change(member, session string, n int) journal.Change {
+	return journal.Change{Source: journal.FromTeam, Command: "team sync", Home: member, Session: session,
+		Summary: fmt.Sprintf("%d from %s", n, member)}
+}
