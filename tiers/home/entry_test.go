@@ -17,7 +17,7 @@ import (
 var throughHome = map[string]map[string]string{
 	"github.com/zylos/zylos-memory/tiers/journal": {"Open": "Home.Journal", "CommandChange": "Home.Command"},
 	"github.com/zylos/zylos-memory/tiers/records": {"Write": "Home.Save"},
-	"github.com/zylos/zylos-memory/tiers/bridge":  {"Ingest": "Home.Ingest", "Home": "Home.Bridge"},
+	"github.com/zylos/zylos-memory/tiers/bridge":  {"Ingest": "Home.Ingest", "Memory": "Home.Bridge"},
 }
 
 // reachPast are the uses left, each with why: file: the calls.

@@ -129,8 +129,8 @@ func (h *Home) Journal() *journal.Journal {
 
 // Bridge is the bridge over the home's reference tier and records, on
 // the request's clock, its notes to Warn.
-func (h *Home) Bridge() bridge.Home {
-	return bridge.Home{Layout: h.Layout, Now: h.Now(), Warn: h.Warn}
+func (h *Home) Bridge() bridge.Memory {
+	return bridge.Memory{Layout: h.Layout, Now: h.Now(), Warn: h.Warn}
 }
 
 // View is the markdown view a write to the records root keeps in step:
