@@ -91,7 +91,7 @@ func TestDamagedPartsAreNamedAndTheRestRenders(t *testing.T) {
 
 func TestReadersNeverBuildTheIndex(t *testing.T) {
 	l := testHome(t, false)
-	db := fulltext.HomeOf(l, "").DBPath()
+	db := fulltext.ScopeOf(l, "", nil).DBPath()
 	os.Remove(db)
 	srv := serve(t, l, nil)
 	for _, p := range pages {

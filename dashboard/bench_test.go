@@ -14,6 +14,7 @@ import (
 	"github.com/zylos/zylos-memory/fixture/benchtree"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/scheduler"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -35,7 +36,7 @@ func largeDashboard(b *testing.B) http.Handler {
 		if _, err := scheduler.RegisterBuiltins(l, testNow); err != nil {
 			b.Fatal(err)
 		}
-		ix, err := fulltext.Open(context.Background(), fulltext.HomeOf(l, ""), fulltext.Options{})
+		ix, err := fulltext.Open(context.Background(), fulltext.ScopeOf(l, "", c4sync.OpenConversations), fulltext.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

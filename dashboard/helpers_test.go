@@ -69,7 +69,7 @@ func testHome(tb testing.TB, journal bool) tiers.Layout {
 	if _, err := scheduler.RegisterBuiltins(l, testNow); err != nil {
 		tb.Fatal(err)
 	}
-	if err := fulltext.Rebuild(context.Background(), fulltext.HomeOf(l, "")); err != nil {
+	if err := fulltext.Rebuild(context.Background(), fulltext.ScopeOf(l, "", c4sync.OpenConversations)); err != nil {
 		tb.Fatal(err)
 	}
 	if journal {

@@ -222,7 +222,7 @@ func (s *site) fillSizes(revs []string) {
 	for _, rev := range revs {
 		s.turn <- struct{}{}
 		ctx, cancel := context.WithTimeout(context.Background(), pageTimeout)
-		files, err := s.journal().Sizes(ctx, rev)
+		files, err := s.journal(ctx).Sizes(ctx, rev)
 		cancel()
 		<-s.turn
 		if err != nil {

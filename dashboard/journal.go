@@ -54,7 +54,7 @@ func (s *site) changes(ctx context.Context, q journal.Query) ([]Change, error) {
 	if q.Detail == journal.Counts {
 		q.Detail = journal.Names // a page lists paths, never line counts
 	}
-	entries, err := s.journal().History(ctx, q)
+	entries, err := s.journal(ctx).History(ctx, q)
 	cs := make([]Change, len(entries))
 	for i, e := range entries {
 		cs[i] = changeOf(e)
@@ -72,7 +72,7 @@ func (s *site) changeWithDiff(ctx context.Context, rev string) (Change, string, 
 	if len(cs) != 1 {
 		return Change{}, "", notFound("No change " + rev + " in the journal.")
 	}
-	diff, cut, err := s.journal().Patch(ctx, cs[0].Rev, maxDiff)
+	diff, cut, err := s.journal(ctx).Patch(ctx, cs[0].Rev, maxDiff)
 	return cs[0], withCut(diff, cut), err
 }
 
@@ -98,9 +98,5 @@ func isRev(s string) bool {
 	return true
 }
 
-// journal is the home's journal, on the dashboard's clock.
-func (s *site) journal() *journal.Journal {
-	j := journal.Open(s.o.Layout)
-	j.Now = s.o.Now
-	return j
-}
+// journal is the journal of the page's home, which its reads go through.
+func (s *site) journal(ctx context.Context) *journal.Journal { return s.home(ctx).Journal() }

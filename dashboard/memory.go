@@ -62,7 +62,7 @@ type coreData struct {
 
 // core shows the always-injected memory rendered, and its history.
 func (s *site) core(r *http.Request) (page, error) {
-	l := s.o.Layout
+	l := s.home(r.Context()).Layout
 	var d coreData
 	files := l.Kind().Injected
 	for _, f := range files {
@@ -128,7 +128,7 @@ func (s *site) reference(r *http.Request) (page, error) {
 	l := s.o.Layout
 	q := r.URL.Query()
 	d := referenceData{Category: q.Get("category"), Status: q.Get("status")}
-	d.Files = s.referenceFiles()
+	d.Files = s.referenceFiles(s.home(r.Context()).Layout)
 	d.Census, d.Statuses, d.CensusErr = s.census(r.Context())
 	n, err := pageNumber(q.Get("page"))
 	if err != nil {
@@ -185,8 +185,7 @@ func pageNumber(s string) (int, error) {
 
 // referenceFiles are the .md files of reference/ (and references.md of a
 // v0.7 home) with their entry counts.
-func (s *site) referenceFiles() []refFile {
-	l := s.o.Layout
+func (s *site) referenceFiles(l tiers.Layout) []refFile {
 	var rels []string
 	for _, name := range l.Kind().EntryFiles {
 		rels = append(rels, "memory/"+name)

@@ -66,7 +66,7 @@ type overviewData struct {
 }
 
 func (s *site) overview(r *http.Request) (page, error) {
-	l := s.o.Layout
+	l := s.home(r.Context()).Layout
 	d := overviewData{Kind: l.Kind(), Home: l.ZylosDir, Warnings: s.o.Warnings, HasHealth: s.o.Health != nil}
 	d.Checks, d.CheckedAt, d.Checking = s.health.get(s.o.Now(), healthEvery)
 	d.Budgets, d.BudgetErr = budgets(l)
@@ -97,7 +97,7 @@ func budgets(l tiers.Layout) ([]budgetView, string) {
 
 // openIndex opens the search index for reading; it never builds it.
 func (s *site) openIndex() (*fulltext.Index, error) {
-	return fulltext.OpenRead(fulltext.HomeOf(s.o.Layout, ""), 500*time.Millisecond)
+	return fulltext.OpenRead(fulltext.ScopeOf(s.o.Layout, "", nil), 500*time.Millisecond)
 }
 
 // census counts entries and records by category and status, from the
@@ -185,7 +185,7 @@ func (s *site) lastChanges(ctx context.Context, q journal.Query) ([]Change, stri
 }
 
 func indexState(l tiers.Layout) indexView {
-	st, err := os.Stat(fulltext.HomeOf(l, "").DBPath())
+	st, err := os.Stat(fulltext.ScopeOf(l, "", nil).DBPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return indexView{Err: "not built yet (run: zylos-memory reindex)"}
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/zylos/zylos-memory/tiers/journal"
@@ -21,6 +20,12 @@ const (
 	restoreCommand = "dashboard restore"
 	undoCommand    = "dashboard undo"
 )
+
+// dashboardChange is a change the operator made on the dashboard: a
+// command in no agent's session.
+func dashboardChange(command string) journal.Change {
+	return journal.Change{Source: journal.FromCommand, Command: command}
+}
 
 type restoreData struct {
 	File   string // relative to memory/
@@ -91,7 +96,7 @@ func (s *site) restoreTarget(r *http.Request) (string, Change, error) {
 		return "", Change{}, notFound("No change " + rev + " in the journal.")
 	}
 	c := cs[0]
-	if _, err := s.journal().Version(r.Context(), c.Rev, file); err != nil {
+	if _, err := s.journal(r.Context()).Version(r.Context(), c.Rev, file); err != nil {
 		return "", Change{}, unreadable(err)
 	}
 	return file, c, nil
@@ -103,7 +108,7 @@ func (s *site) restoreConfirm(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	diff, cut, err := s.journal().RestoreDiff(r.Context(), c.Rev, file, maxDiff)
+	diff, cut, err := s.journal(r.Context()).RestoreDiff(r.Context(), c.Rev, file, maxDiff)
 	if err != nil {
 		return page{}, unreadable(err)
 	}
@@ -117,11 +122,13 @@ func (s *site) restore(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	j := s.journal()
+	h := s.home(r.Context())
 	var notes []string
-	warn := func(n string) { notes = append(notes, n) }
-	msg, err := j.Restore(r.Context(), journal.Change{Source: journal.FromCommand, Command: restoreCommand},
-		file, c.Rev, j.Restorer(file, s.o.Now(), warn))
+	h.Warn = func(n string) { notes = append(notes, n) }
+	// The operator's change, in no session, whatever the service's
+	// environment names; the file by its absolute path, never read
+	// against the service's working directory.
+	msg, err := h.Restore(r.Context(), dashboardChange(restoreCommand), filepath.Join(h.Layout.MemoryDir(), filepath.FromSlash(file)), c.Rev)
 	if err != nil {
 		return page{}, journalError(err)
 	}
@@ -150,7 +157,7 @@ func (s *site) undoConfirm(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	entries, err := s.journal().History(r.Context(), journal.Query{Session: session})
+	entries, err := s.journal(r.Context()).History(r.Context(), journal.Query{Session: session})
 	if err != nil {
 		return page{}, unreadable(err)
 	}
@@ -166,7 +173,8 @@ func (s *site) undo(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, err
 	}
-	lines, err := s.journal().Undo(r.Context(), journal.Change{Source: journal.FromCommand, Command: undoCommand}, session, time.Local)
+	h := s.home(r.Context())
+	lines, err := h.Undo(r.Context(), dashboardChange(undoCommand), session, false)
 	if err != nil {
 		return page{}, journalError(err)
 	}

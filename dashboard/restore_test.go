@@ -32,7 +32,7 @@ func gitOut(tb testing.TB, l tiers.Layout, args ...string) string {
 // as a hook would, and journals the change.
 func ingestAndCommit(tb testing.TB, l tiers.Layout, session string) string {
 	tb.Helper()
-	if _, err := bridge.Ingest(bridge.Home{Layout: l, Now: testNow}, false); err != nil {
+	if _, err := bridge.Ingest(bridge.Memory{Layout: l, Now: testNow}, false); err != nil {
 		tb.Fatal(err)
 	}
 	j := journal.Open(l)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zylos/zylos-memory/doctor"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 	"github.com/zylos/zylos-memory/tiers/team"
 )
 
@@ -24,14 +25,15 @@ type Options struct {
 	Layout tiers.Layout
 	Log    *slog.Logger
 	Now    func() time.Time
+	// Open opens the home for one page (its kind detected once, its
+	// settings read): what its restore, undo and history go through. nil
+	// opens Layout on Now.
+	Open func() *home.Home
 	// Health runs the doctor's checks; nil shows none. It runs in the
 	// background (it starts hook processes), never while a page waits.
 	Health func() []doctor.Check
 	// Warnings are shown on the overview (a non-loopback address, say).
 	Warnings []string
-	// TeamPeriod is how often the service syncs the home's team (0: a
-	// minute).
-	TeamPeriod time.Duration
 }
 
 // pageTimeout bounds the work of one page, its wait for a turn included.
@@ -170,7 +172,7 @@ func (s *site) page(fn func(*http.Request) (page, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), pageTimeout)
 		defer cancel()
-		r = r.WithContext(ctx)
+		r = r.WithContext(context.WithValue(ctx, homeKey{}, s.openHome()))
 		select {
 		case s.turn <- struct{}{}:
 		case <-ctx.Done():
@@ -190,40 +192,43 @@ func (s *site) page(fn func(*http.Request) (page, error)) http.Handler {
 }
 
 func (s *site) render(r *http.Request, fn func(*http.Request) (page, error)) (code int, body []byte) {
+	kind := s.home(r.Context()).Kind
 	defer func() {
 		if v := recover(); v != nil {
 			s.o.Log.Error("dashboard: internal error", "path", r.URL.Path, "panic", v)
-			code, body = s.errorPage(http.StatusInternalServerError, "Internal error: the service's log says more.")
+			code, body = s.errorPage(kind, http.StatusInternalServerError, "Internal error: the service's log says more.")
 		}
 	}()
 	p, err := fn(r)
 	if err != nil {
 		var he *httpError
 		if errors.As(err, &he) {
-			return s.errorPage(he.code, he.msg)
+			return s.errorPage(kind, he.code, he.msg)
 		}
 		s.o.Log.Warn("dashboard", "path", r.URL.Path, "err", err)
-		return s.errorPage(http.StatusInternalServerError, err.Error())
+		return s.errorPage(kind, http.StatusInternalServerError, err.Error())
 	}
 	var inner bytes.Buffer
 	if err := s.tpl.ExecuteTemplate(&inner, p.Name, p.Data); err != nil {
 		s.o.Log.Error("dashboard: template", "page", p.Name, "err", err)
-		return s.errorPage(http.StatusInternalServerError, "The page could not be drawn: "+err.Error())
+		return s.errorPage(kind, http.StatusInternalServerError, "The page could not be drawn: "+err.Error())
 	}
-	return http.StatusOK, s.wrapLayout(p.Title, r.URL.Path, template.HTML(inner.String()))
+	return http.StatusOK, s.wrapLayout(kind, p.Title, r.URL.Path, template.HTML(inner.String()))
 }
 
-func (s *site) errorPage(code int, msg string) (int, []byte) {
+func (s *site) errorPage(kind *tiers.Kind, code int, msg string) (int, []byte) {
 	var inner bytes.Buffer
 	s.tpl.ExecuteTemplate(&inner, "error", map[string]any{"Code": code, "Status": http.StatusText(code), "Message": msg})
-	return code, s.wrapLayout(http.StatusText(code), "", template.HTML(inner.String()))
+	return code, s.wrapLayout(kind, http.StatusText(code), "", template.HTML(inner.String()))
 }
 
-func (s *site) wrapLayout(title, path string, body template.HTML) []byte {
+// wrapLayout puts a page's body in the common layout, under the kind of
+// the home the page was drawn from.
+func (s *site) wrapLayout(kind *tiers.Kind, title, path string, body template.HTML) []byte {
 	var out bytes.Buffer
 	_, noTeam := team.ReadConfig(s.o.Layout)
 	err := s.tpl.ExecuteTemplate(&out, "layout", layoutData{Title: title, Nav: path,
-		Home: s.o.Layout.ZylosDir, Kind: s.o.Layout.Kind(), Body: body, Live: livePages[path], Team: noTeam == nil})
+		Home: s.o.Layout.ZylosDir, Kind: kind, Body: body, Live: livePages[path], Team: noTeam == nil})
 	if err != nil {
 		return []byte("<!doctype html><title>error</title><p>" + template.HTMLEscapeString(err.Error()))
 	}

@@ -91,7 +91,7 @@ func (s *site) team(r *http.Request) (page, error) {
 		loc = time.Local
 	}
 	d := teamData{Remote: doctor.ShownRemote(st.URL), Name: st.Name, Joined: s.stamp(st.Joined),
-		Checks: doctor.TeamChecks(st, err, now, loc, s.o.TeamPeriod), LastSync: s.stamp(st.LastSync), LastError: st.LastError,
+		Checks: doctor.TeamChecks(st, err, now, loc, s.home(r.Context()).Settings.TeamPeriod), LastSync: s.stamp(st.LastSync), LastError: st.LastError,
 		ErrorSince: s.stamp(st.ErrorSince), Arrived: st.Arrived}
 	for _, name := range st.Members() {
 		m := st.State.Members[name]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -25,9 +26,9 @@ func checkHooks(l tiers.Layout) []Check {
 	if err != nil {
 		return []Check{line(Fail, "hooks", fmt.Sprintf("%v (run: zylos-memory init)", err))}
 	}
-	found, err := hooks.Entries(data)
+	found, err := register.Entries(data)
 	if err != nil {
-		return []Check{line(Fail, "hooks", (&hooks.MalformedError{Path: l.SettingsFile(), Err: err}).Error())}
+		return []Check{line(Fail, "hooks", (&register.MalformedError{Path: l.SettingsFile(), Err: err}).Error())}
 	}
 	var checks []Check
 	for _, ev := range hooks.Events() {
@@ -41,7 +42,7 @@ func checkHooks(l tiers.Layout) []Check {
 	return checks
 }
 
-func checkEvent(l tiers.Layout, ev hooks.Event, entries []hooks.Entry) Check {
+func checkEvent(l tiers.Layout, ev hooks.Event, entries []register.Entry) Check {
 	name := "hook " + ev.Command
 	switch len(entries) {
 	case 0:

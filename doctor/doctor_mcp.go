@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -28,7 +28,7 @@ const mcpProbeTimeout = 10 * time.Second
 // that it is approved, and that it answers initialize and lists its tools.
 func checkMCP(l tiers.Layout) []Check {
 	const name = "mcp server"
-	data, err := regfile.ReadFile(hooks.MCPFile(l))
+	data, err := regfile.ReadFile(register.MCPFile(l))
 	if errors.Is(err, fs.ErrNotExist) {
 		return []Check{line(Fail, name, "no .mcp.json in the home (run: zylos-memory init)")}
 	}
@@ -42,11 +42,11 @@ func checkMCP(l tiers.Layout) []Check {
 		err = json.Unmarshal(data, &doc)
 	}
 	if err != nil {
-		return []Check{line(Fail, name, fmt.Sprintf("%s: %v", hooks.MCPFile(l), err))}
+		return []Check{line(Fail, name, fmt.Sprintf("%s: %v", register.MCPFile(l), err))}
 	}
-	srv, ok := doc.Servers[hooks.MCPServerName]
+	srv, ok := doc.Servers[register.MCPServerName]
 	if !ok {
-		return []Check{line(Fail, name, hooks.MCPServerName+" is not in .mcp.json (run: zylos-memory init)")}
+		return []Check{line(Fail, name, register.MCPServerName+" is not in .mcp.json (run: zylos-memory init)")}
 	}
 	checks := []Check{checkApproved(l)}
 	tools, took, err := probeMCP(srv.Command, srv.Args)
@@ -70,10 +70,10 @@ func checkApproved(l tiers.Layout) Check {
 	if err == nil {
 		err = json.Unmarshal(data, &settings)
 	}
-	if err != nil || !slices.Contains(settings.Enabled, hooks.MCPServerName) {
-		return line(Warn, name, hooks.MCPServerName+" is not in enabledMcpjsonServers: Claude Code will ask before using it (run: zylos-memory init)")
+	if err != nil || !slices.Contains(settings.Enabled, register.MCPServerName) {
+		return line(Warn, name, register.MCPServerName+" is not in enabledMcpjsonServers: Claude Code will ask before using it (run: zylos-memory init)")
 	}
-	return line(OK, name, hooks.MCPServerName+" approved in .claude/settings.local.json")
+	return line(OK, name, register.MCPServerName+" approved in .claude/settings.local.json")
 }
 
 // probeMCP starts the server as Claude Code does, asks initialize and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zylos/zylos-memory/fixture/c4fixture"
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 	"github.com/zylos/zylos-memory/scheduler"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -47,7 +48,7 @@ func TestDoctorChecks(t *testing.T) {
 			return checkEvent(tiers.Layout{ZylosDir: "/z"}, hooks.Stop, nil)
 		}, "FAIL  hook stop: not registered for Stop (run: zylos-memory init)"},
 		{"registered twice", func(t *testing.T) Check {
-			return checkEvent(tiers.Layout{ZylosDir: "/z"}, hooks.Stop, []hooks.Entry{{Command: "a", Timeout: time.Second}, {Command: "b", Timeout: time.Second}})
+			return checkEvent(tiers.Layout{ZylosDir: "/z"}, hooks.Stop, []register.Entry{{Command: "a", Timeout: time.Second}, {Command: "b", Timeout: time.Second}})
 		}, "warn  hook stop: registered 2 times"},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,11 @@ type Answer struct {
 	Output  any
 	Message string
 	Code    int
+	// Wrote are the memory files the hook itself wrote or removed for
+	// the tool call, relative to memory/ (an ingest's records, a record
+	// moved aside): the call's change in the journal takes exactly these
+	// beside the tool's own file. Claude Code never sees them.
+	Wrote []string
 }
 
 type contextOutput struct {

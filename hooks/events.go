@@ -30,6 +30,10 @@ const writeTools = "Write|Edit|MultiEdit|NotebookEdit|Bash"
 
 var allEvents = []Event{SessionStart, UserPromptSubmit, Stop, PreToolUse, PostToolUse, PostToolUseFailure}
 
+// AllEvents are the events zylos-memory answers in any build, in
+// registration order: a settings file may name one this build lacks.
+func AllEvents() []Event { return append([]Event(nil), allEvents...) }
+
 // Events returns the events that have an entry point in this build, in
 // registration order. init registers exactly these.
 func Events() []Event {

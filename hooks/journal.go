@@ -109,17 +109,9 @@ func toolChange(ev Event, h Handler) Handler {
 			rel, inMemory = t.Rel, err == nil
 		}
 		opened := j.HasIntent(in.ToolUseID)
-		var mark journal.Mark
 		var jerr error
 		if inMemory && !opened && in.ToolName != "Bash" {
 			jerr = commitBefore(ctx, j, rel)
-		}
-		// Only an edit of a reference file or a record makes the hook
-		// write files of its own (the records ingested, a record moved
-		// aside): what it writes belongs to the call.
-		writesOwn := strings.HasPrefix(rel, "reference/") || strings.HasPrefix(rel, "records/")
-		if writesOwn {
-			mark = j.Mark()
 		}
 		ans, err := h(ctx, env, in)
 		if err != nil {
@@ -135,18 +127,11 @@ func toolChange(ev Event, h Handler) Handler {
 			// PreToolUse committed what was pending; the next hook or the
 			// service commits what came since).
 		case opened:
-			// What the hook wrote for the call is records (an ingest, a
-			// record moved aside): a file another session or an editor
-			// changed meanwhile is theirs, not the call's.
-			var also []string
-			if writesOwn {
-				for _, p := range j.ChangedSince(mark) {
-					if strings.HasPrefix(p, "records/") {
-						also = append(also, p)
-					}
-				}
-			}
-			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, also)
+			// The call's are the tool's file and what the hook says it
+			// wrote for it (an ingest's records, a record moved aside):
+			// a file another session or an editor changed meanwhile is
+			// theirs, not the call's.
+			res, cerr = j.CloseIntent(ctx, in.ToolUseID, own, ans.Wrote)
 		default:
 			// No window was opened (no tool_use_id, or a PreToolUse that
 			// did not run): a file tool's file is its own, and what else

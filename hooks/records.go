@@ -76,6 +76,11 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 		rep = guard.Check(guard.FilePath(in.ToolInput), in.Cwd, env.Now(), guardOptions(env))
 	}
 	ans := Answer{Message: rep.Warning}
+	if rep.Quarantined != "" {
+		if rel, err := env.home().Journal().Rel(rep.Quarantined, ""); err == nil {
+			ans.Wrote = append(ans.Wrote, rel)
+		}
+	}
 	if rep.Answer != nil {
 		ans.Output = rep.Answer
 		return ans, nil
@@ -84,10 +89,11 @@ func postToolUse(_ context.Context, env Env, in Input) (Answer, error) {
 		return ans, nil
 	}
 	// An edit of a reference file is ingested into the records.
-	feedback, notes, err := ingestEdit(env, in)
+	feedback, notes, written, err := ingestEdit(env, in)
 	if err != nil {
 		return Answer{}, err
 	}
+	ans.Wrote = append(ans.Wrote, written...)
 	if feedback != nil {
 		ans.Output = feedback
 	}

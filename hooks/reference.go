@@ -13,25 +13,26 @@ import (
 // entry holds (and was given its own), come back as feedback
 // (PostToolUse's {"decision":"block","reason":...}) so that the agent
 // mends it, or knows the file changed, at once; what changed is noted on
-// stderr.
-func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
+// stderr. written are the memory files the ingest wrote (see
+// bridge.Report.Written).
+func ingestEdit(env Env, in Input) (feedback *guard.PostToolUse, notes string, written []string, err error) {
 	h := env.home()
 	t, err := h.Resolve(guard.FilePath(in.ToolInput), in.Cwd)
 	if err != nil || !t.Reference {
-		return nil, "", nil
+		return nil, "", nil, nil
 	}
 	rel := t.Rel
-	var notes []string
+	var said []string
 	warn := h.Warn
-	h.Warn = func(s string) { notes = append(notes, s) }
+	h.Warn = func(s string) { said = append(said, s) }
 	rep, err := h.Ingest(false, bridge.BoundedCreates)
 	h.Warn = warn
 	if err != nil {
-		return nil, "", fmt.Errorf("ingest %s: %w", rel, err)
+		return nil, "", rep.Written, fmt.Errorf("ingest %s: %w", rel, err)
 	}
 	var renamed []string
 	for _, c := range rep.Changes {
-		notes = append(notes, "[INGEST] "+c.String())
+		said = append(said, "[INGEST] "+c.String())
 		if c.IDWas != "" && c.File == "memory/"+rel {
 			renamed = append(renamed, c.String())
 		}
@@ -52,9 +53,9 @@ func ingestEdit(env Env, in Input) (*guard.PostToolUse, string, error) {
 			strings.Join(problems, "\n- ")+"\n"+entryFormats)
 	}
 	if len(reason) == 0 {
-		return nil, strings.Join(notes, "\n"), nil
+		return nil, strings.Join(said, "\n"), rep.Written, nil
 	}
-	return &guard.PostToolUse{Decision: "block", Reason: strings.Join(reason, "\n")}, strings.Join(notes, "\n"), nil
+	return &guard.PostToolUse{Decision: "block", Reason: strings.Join(reason, "\n")}, strings.Join(said, "\n"), rep.Written, nil
 }
 
 // entryFormats reminds the agent of the entry formats of the reference tier.

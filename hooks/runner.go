@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
 )
@@ -49,7 +50,8 @@ type Env struct {
 func (e Env) opened() Env {
 	if e.Home == nil {
 		lookup := func(k string) (string, bool) { v := e.getenv(k); return v, v != "" }
-		e.Home = home.Of(e.Layout, home.Options{LookupEnv: lookup, Cwd: e.Cwd, Environ: e.Environ, Now: e.Now})
+		e.Home = home.Of(e.Layout, home.Options{LookupEnv: lookup, Cwd: e.Cwd, Environ: e.Environ, Now: e.Now,
+			Conversations: c4sync.OpenConversations})
 	}
 	e.Layout = e.Home.Layout
 	return e

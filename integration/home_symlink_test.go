@@ -9,42 +9,47 @@ import (
 	"github.com/zylos/zylos-memory/internal/testutil"
 )
 
-// A home reached through a symlink, the tool naming its files by the
-// other path each time: the guard refuses a direct write to a record, the
-// ingest takes a reference file's new entry into a record, and the journal
-// commits the entry and its record as the call's one change, whichever
-// of the two paths the home and the tool use.
+// A home reached through a symlink is one home to the guard, the ingest
+// and the journal alike: a record written by its real path is refused;
+// an edit of the reference tier by its real path is ingested into the
+// records of that home; and the journal commits the file and the records
+// the ingest wrote as the call's one change, leaving nothing behind as
+// an external edit.
 func TestSymlinkedHomeSeenAlike(t *testing.T) {
-	for _, viaLink := range []bool{true, false} {
-		real, _ := journalHome(t)
-		link := filepath.Join(t.TempDir(), "home-link")
-		if err := os.Symlink(real, link); err != nil {
-			t.Fatal(err)
+	real, _ := journalHome(t)
+	link := filepath.Join(t.TempDir(), "home-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	r := testutil.Run{ZylosDir: link}
+	mem := filepath.Join(real, "memory")
+
+	for _, path := range []string{filepath.Join(mem, "records", "decisions", "x.json"), filepath.Join(link, "memory", "records", "decisions", "x.json")} {
+		res := toolHook(t, r, "PreToolUse", "sess-s", "toolu_g", "Write", path)
+		if !strings.Contains(res.Stdout, `"permissionDecision":"deny"`) {
+			t.Errorf("the guard let a record be written at %s: %+v", path, res)
 		}
-		home, tool := link, real // --zylos-dir is the link, the tool names real paths
-		if !viaLink {
-			home, tool = real, link
+	}
+
+	decisions := filepath.Join(mem, "reference", "decisions.md")
+	toolHook(t, r, "PreToolUse", "sess-s", "toolu_s", "Edit", decisions)
+	appendFile(t, decisions, "\n### [2026-03-01] Keep the llama farm\n- **Decision:** keep it\n- **Status:** active\n")
+	res := toolHook(t, r, "PostToolUse", "sess-s", "toolu_s", "Edit", decisions)
+	rec := filepath.Join(mem, "records", "decisions", "keep-the-llama-farm.json")
+	if _, err := os.Stat(rec); err != nil {
+		t.Fatalf("the ingest wrote no record in the real home: %v; %+v", err, res)
+	}
+	got := commitsOf(t, mem)
+	if !strings.HasSuffix(got[0], "|sess-s|toolu_s") {
+		t.Fatalf("the call's change is not the last commit:\n%s", strings.Join(got, "\n"))
+	}
+	files := strings.Fields(gitIn(t, mem, "show", "--name-only", "--format=", "HEAD"))
+	for _, want := range []string{"reference/decisions.md", "records/decisions/keep-the-llama-farm.json", "records/index.md"} {
+		if !contains(files, want) {
+			t.Errorf("the call's commit lacks %s: %v", want, files)
 		}
-		r := testutil.Run{ZylosDir: home}
-		record := filepath.Join(tool, "memory", "records", "decisions", "forged.json")
-		if res := toolHook(t, r, "PreToolUse", "sess-s", "toolu_g", "Write", record); !strings.Contains(res.Stdout, `"permissionDecision":"deny"`) {
-			t.Errorf("home %s: the guard let a tool write %s: %+v", home, record, res)
-		}
-		ref := filepath.Join(tool, "memory", "reference", "decisions.md")
-		toolHook(t, r, "PreToolUse", "sess-s", "toolu_r", "Write", ref)
-		appendFile(t, ref, "\n### [2026-05-01] Keep the journal in git\n- **Decision:** git\n- **Context:** history\n- **Status:** active\n")
-		toolHook(t, r, "PostToolUse", "sess-s", "toolu_r", "Write", ref)
-		recs, _ := filepath.Glob(filepath.Join(real, "memory", "records", "decisions", "*.json"))
-		if len(recs) != 1 {
-			t.Fatalf("home %s: the ingest made records %v, want one", home, recs)
-		}
-		mem := filepath.Join(real, "memory")
-		if got := commitsOf(t, mem); !strings.HasPrefix(got[0], "Write: create decision keep-the-journal-in-git") || !strings.HasSuffix(got[0], "|sess-s|toolu_r") {
-			t.Fatalf("home %s: commits:\n%s", home, strings.Join(got, "\n"))
-		}
-		files := gitIn(t, mem, "show", "--name-only", "--format=", "HEAD")
-		if !strings.Contains(files, "reference/decisions.md") || !strings.Contains(files, "records/decisions/") {
-			t.Errorf("home %s: the call's commit lacks the entry or its record:\n%s", home, files)
-		}
+	}
+	if st := gitIn(t, mem, "status", "--porcelain", "--untracked-files=all"); strings.TrimSpace(st) != "" {
+		t.Errorf("left uncommitted after the call:\n%s", st)
 	}
 }

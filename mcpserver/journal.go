@@ -23,8 +23,8 @@ const journalTimeout = 5 * time.Second
 // journalLog is the changes q selects, read with the history command's
 // own journal.History, one line each, newest first: short rev, time,
 // source, session, tool, command, summary, +added -removed.
-func (h Home) journalLog(ctx context.Context, q journal.Query) (string, error) {
-	j := journal.Open(h.Layout)
+func (h call) journalLog(ctx context.Context, q journal.Query) (string, error) {
+	j := h.Journal()
 	if j.Off() {
 		return journalOff, nil
 	}
@@ -66,7 +66,7 @@ type historyInput struct {
 	Limit   int    `json:"limit,omitempty" jsonschema:"most changes, default 20, at most 200"`
 }
 
-func (h Home) history(ctx context.Context, in historyInput) (string, error) {
+func (h call) history(ctx context.Context, in historyInput) (string, error) {
 	q := journal.Query{Session: strings.TrimSpace(in.Session), Limit: in.Limit}
 	switch {
 	case q.Limit < 0:
@@ -86,7 +86,7 @@ func (h Home) history(ctx context.Context, in historyInput) (string, error) {
 		}
 		// As the history command reads it: a path (kept or deleted), a
 		// record id or a reference entry id.
-		if err := journal.Open(h.Layout).Select(&q, ref, ""); err != nil {
+		if err := h.Journal().Select(&q, ref, ""); err != nil {
 			return "", fmt.Errorf("ref %q: %w; give a path under memory/, a record id or an entry id", in.Ref, err)
 		}
 	}

@@ -30,7 +30,7 @@ const maxRecordRead = 2 * maxSave
 // historyInRead is how many changes memory_read shows.
 const historyInRead = 5
 
-func (h Home) read(ctx context.Context, in readInput) (string, error) {
+func (h call) read(ctx context.Context, in readInput) (string, error) {
 	r, err := h.resolve(in.Ref)
 	if err != nil {
 		return "", err
@@ -60,7 +60,7 @@ func (h Home) read(ctx context.Context, in readInput) (string, error) {
 
 // readRecord shows a record as stored, with the hash an update gives
 // back, then the markdown entry that shows it.
-func (h Home) readRecord(b *strings.Builder, r ref) error {
+func (h call) readRecord(b *strings.Builder, r ref) error {
 	data, err := h.readRecordOnly(b, r)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (h Home) readRecord(b *strings.Builder, r ref) error {
 // readEntry shows the entry a citation points into (the last one starting
 // at or before the line), with its record when it has one; a line no
 // entry holds shows the file from there.
-func (h Home) readEntry(b *strings.Builder, r ref) error {
+func (h call) readEntry(b *strings.Builder, r ref) error {
 	data, err := tiers.ReadTierFile(r.abs)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", r.rel, err)
@@ -113,7 +113,7 @@ func (h Home) readEntry(b *strings.Builder, r ref) error {
 
 // readRecordOnly shows a record's file as stored, with its hash, and
 // answers its bytes.
-func (h Home) readRecordOnly(b *strings.Builder, r ref) ([]byte, error) {
+func (h call) readRecordOnly(b *strings.Builder, r ref) ([]byte, error) {
 	data, err := regfile.ReadFileLimit(r.abs, maxRecordRead)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", r.rel, err)
@@ -124,14 +124,14 @@ func (h Home) readRecordOnly(b *strings.Builder, r ref) ([]byte, error) {
 }
 
 // readFile shows a whole memory file, up to maxRead.
-func (h Home) readFile(b *strings.Builder, r ref) error {
+func (h call) readFile(b *strings.Builder, r ref) error {
 	r.line = 1
 	return h.readFileFrom(b, r)
 }
 
 // readFileFrom shows a file from r.line on, up to maxRead bytes; a longer
 // rest is cut at a line, saying where to read on.
-func (h Home) readFileFrom(b *strings.Builder, r ref) error {
+func (h call) readFileFrom(b *strings.Builder, r ref) error {
 	data, err := regfile.ReadFileLimit(r.abs, entries.MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", r.rel, err)
@@ -154,7 +154,7 @@ func (h Home) readFileFrom(b *strings.Builder, r ref) error {
 }
 
 // conversation is one C4 conversation as c4 fetch prints it.
-func (h Home) conversation(id int64) (string, error) {
+func (h call) conversation(id int64) (string, error) {
 	db, err := c4sync.Open(h.Layout.C4DB())
 	if err != nil {
 		return "", fmt.Errorf("open the conversation log: %w", err)

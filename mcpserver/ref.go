@@ -31,7 +31,7 @@ const refForms = "a citation (memory/reference/decisions.md:12), a path under me
 // resolve reads ref the way search cites: "c4:ID", "PATH:LINE", "PATH"
 // (from the home, or from memory/), or a record id. Paths stay inside the
 // home's memory, links included, and out of its service state.
-func (h Home) resolve(s string) (ref, error) {
+func (h call) resolve(s string) (ref, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ref{}, fmt.Errorf("give ref: %s", refForms)
@@ -65,7 +65,7 @@ func (h Home) resolve(s string) (ref, error) {
 
 // memoryPath is a path under the home's memory/, given from the home,
 // from memory/, or absolute.
-func (h Home) memoryPath(p string) (ref, error) {
+func (h call) memoryPath(p string) (ref, error) {
 	home := h.Layout.ZylosDir
 	rel := filepath.ToSlash(filepath.Clean(p))
 	if filepath.IsAbs(p) {
@@ -98,7 +98,7 @@ func (h Home) memoryPath(p string) (ref, error) {
 }
 
 // recordByID finds the record of id in any category folder.
-func (h Home) recordByID(id string) (ref, error) {
+func (h call) recordByID(id string) (ref, error) {
 	matches, _ := filepath.Glob(filepath.Join(h.Layout.RecordsDir(), "*", id+".json"))
 	switch len(matches) {
 	case 0:
@@ -117,7 +117,7 @@ func (h Home) recordByID(id string) (ref, error) {
 
 // entryOfRecord is the markdown entry that shows record id, found by its
 // id comment in the reference and archive files, or false.
-func (h Home) entryOfRecord(id string) (entries.Entry, string, bool) {
+func (h call) entryOfRecord(id string) (entries.Entry, string, bool) {
 	for _, dir := range []string{h.Layout.ReferenceDir(), h.Layout.ArchiveDir()} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 		for _, f := range files {
@@ -136,13 +136,13 @@ func (h Home) entryOfRecord(id string) (entries.Entry, string, bool) {
 }
 
 // rel is an absolute path as the home's slash path.
-func (h Home) rel(abs string) string {
+func (h call) rel(abs string) string {
 	if r, err := filepath.Rel(h.Layout.ZylosDir, abs); err == nil {
 		return filepath.ToSlash(r)
 	}
 	return abs
 }
 
-func (h Home) logf(format string, args ...any) {
+func (h call) logf(format string, args ...any) {
 	fmt.Fprintf(h.Log, "zylos-memory mcp: "+format+"\n", args...)
 }

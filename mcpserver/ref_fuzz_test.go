@@ -8,26 +8,27 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // FuzzResolve: whatever ref the model sends, resolve answers an error or a
 // file inside the home's memory/, never in a hidden directory, never
 // through a link that leads out.
 func FuzzResolve(f *testing.F) {
-	home := f.TempDir()
-	mem := filepath.Join(home, "memory")
+	zd := f.TempDir()
+	mem := filepath.Join(zd, "memory")
 	for _, dir := range []string{"reference", "records/decisions", ".state"} {
 		os.MkdirAll(filepath.Join(mem, dir), 0o755)
 	}
 	os.WriteFile(filepath.Join(mem, "reference", "decisions.md"), []byte("# Decisions\n"), 0o644)
 	os.WriteFile(filepath.Join(mem, "records", "decisions", "use-x.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(mem, ".state", "search.db"), []byte("x"), 0o644)
-	os.WriteFile(filepath.Join(home, "secret.md"), []byte("x"), 0o644)
-	os.Symlink(filepath.Join(home, "secret.md"), filepath.Join(mem, "reference", "out.md"))
-	h := Home{Layout: tiers.Layout{ZylosDir: home}, Now: time.Now}
+	os.WriteFile(filepath.Join(zd, "secret.md"), []byte("x"), 0o644)
+	os.Symlink(filepath.Join(zd, "secret.md"), filepath.Join(mem, "reference", "out.md"))
+	h := call{Home: home.Of(tiers.Layout{ZylosDir: zd}, home.Options{Now: time.Now})}
 	for _, seed := range []string{"memory/reference/decisions.md:3", "reference/decisions.md", "use-x", "c4:12",
 		"../secret.md", "/etc/passwd", "memory/.state/search.db", "memory/reference/out.md", "memory/../secret.md:1",
-		home + "/memory/reference/decisions.md", "c4:-1", "x.md:0", ":", "memory/reference/decisions.md:99999999999999999999"} {
+		zd + "/memory/reference/decisions.md", "c4:-1", "x.md:0", ":", "memory/reference/decisions.md:99999999999999999999"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -25,7 +25,7 @@ type saveInput struct {
 // the schema, the lock, the hash check (OCC), the markdown view rendered
 // under the lock, one change-log entry; and one journal commit, as
 // records write makes.
-func (h Home) save(ctx context.Context, in saveInput) (string, error) {
+func (h call) save(ctx context.Context, in saveInput) (string, error) {
 	if !records.ValidCategory(in.Category) {
 		return "", fmt.Errorf("category %q: choose from %s", in.Category, strings.Join(records.Categories, ", "))
 	}
@@ -87,7 +87,7 @@ func (h Home) save(ctx context.Context, in saveInput) (string, error) {
 		return "", recordError(err)
 	}
 	w.Input = records.InputOf(doc)
-	o := h.open()
+	o := h.Home
 	o.Warn = warn
 	ans, err := o.Save(ctx, o.Command(saveCommand), w)
 	for _, s := range warnings {

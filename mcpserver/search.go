@@ -28,7 +28,7 @@ const (
 )
 
 // search is the search command's search, answered in its text form.
-func (h Home) search(ctx context.Context, in searchInput) (string, error) {
+func (h call) search(ctx context.Context, in searchInput) (string, error) {
 	if len(in.Query) > maxQuery {
 		return "", fmt.Errorf("query is %d bytes; give a few words (at most %d bytes)", len(in.Query), maxQuery)
 	}
@@ -40,7 +40,7 @@ func (h Home) search(ctx context.Context, in searchInput) (string, error) {
 		q.Limit = defaultHits
 	}
 	q.Limit = min(q.Limit, maxHits)
-	ix, warnings, err := fulltext.OpenFresh(ctx, fulltext.HomeOf(h.Layout, ""), fulltext.Options{})
+	ix, warnings, err := fulltext.OpenFresh(ctx, h.Index(""), fulltext.Options{})
 	if err != nil {
 		return "", err
 	}

@@ -21,7 +21,7 @@ const lastChanges = 5
 // status is the status command's memory report, the records' health
 // report (records index --health), the C4 backlog and the last changes
 // from the journal.
-func (h Home) status(ctx context.Context, _ statusInput) (string, error) {
+func (h call) status(ctx context.Context, _ statusInput) (string, error) {
 	var b strings.Builder
 	b.WriteString("Memory files and budgets:\n")
 	if err := tiers.LayoutStatus(h.Layout, &b); err != nil {
@@ -43,7 +43,7 @@ func (h Home) status(ctx context.Context, _ statusInput) (string, error) {
 }
 
 // backlog says how many conversations wait for a memory sync.
-func (h Home) backlog() string {
+func (h call) backlog() string {
 	if _, err := os.Stat(h.Layout.C4DB()); errors.Is(err, os.ErrNotExist) {
 		return "no database yet"
 	}
@@ -60,7 +60,7 @@ func (h Home) backlog() string {
 		return "every conversation is summarized"
 	}
 	line := fmt.Sprintf("%d conversations unsummarized (ids %d-%d)", r.Count, *r.Begin, *r.End)
-	if r.Count > int64(h.open().Settings.SyncThreshold) {
+	if r.Count > int64(h.Home.Settings.SyncThreshold) {
 		line += ", over the sync threshold: run the memory sync"
 	}
 	return line

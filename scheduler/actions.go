@@ -63,11 +63,11 @@ func (r *Runner) act(h *opened.Home, t *Task, key string, now time.Time, retry b
 	case t.Kind == KindUser:
 		return r.queue(key, UserContent(t), t.Priority, t.RequireIdle, false)
 	case t.Name == SyncTask:
-		return r.syncTrigger(t, key)
+		return r.syncTrigger(h, t, key)
 	case t.Name == RotationTask:
 		return r.rotate(h, now)
 	case t.Name == ConsolidationTask:
-		return r.consolidate(t, key, now)
+		return r.consolidate(h, t, key, now)
 	case t.Name == SnapshotTask:
 		return r.snapshot(h, now)
 	}
@@ -134,12 +134,12 @@ func enqueue(c4 *c4Queue, key, content string, priority int, idle, dedupe bool) 
 // syncTrigger queues the memory sync request at priority 1 when C4 has
 // unsummarized conversations and no sync request is still pending (zylos
 // queued another every 2 hours while the agent was busy).
-func (r *Runner) syncTrigger(t *Task, key string) outcome {
+func (r *Runner) syncTrigger(h *opened.Home, t *Task, key string) outcome {
 	c4, err := r.openC4()
 	if err != nil {
 		return failed(err)
 	}
-	line, err := c4.syncTrigger(r.Layout.Kind())
+	line, err := c4.syncTrigger(h.Kind)
 	if err != nil {
 		return failed(err)
 	}
@@ -157,8 +157,8 @@ func (r *Runner) syncTrigger(t *Task, key string) outcome {
 // rotate runs session rotation in-process; it is idempotent, which is why
 // a missed rotation always catches up.
 func (r *Runner) rotate(h *opened.Home, now time.Time) outcome {
-	steps, err := tiers.Rotate(r.Layout, now.In(r.Home))
-	msgs := steps.Messages(r.Layout.Kind())
+	steps, err := tiers.Rotate(h.Layout, now.In(r.Home))
+	msgs := steps.Messages(h.Kind)
 	if err != nil {
 		return failed(err)
 	}
@@ -171,7 +171,7 @@ func (r *Runner) rotate(h *opened.Home, now time.Time) outcome {
 		}
 		msgs = append(msgs, fmt.Sprintf("Ingested the reference tier: %d changes, %d entries left alone.", len(rep.Changes), len(rep.Problems)))
 	}
-	if err := updateSearchIndex(r.Layout); err != nil {
+	if err := updateSearchIndex(h.Index("")); err != nil {
 		msgs = append(msgs, fmt.Sprintf("(search index not updated: %v)", err))
 	}
 	return ok("%s", strings.Join(msgs, " "))
@@ -193,8 +193,8 @@ func (r *Runner) snapshot(h *opened.Home, now time.Time) outcome {
 // updateSearchIndex runs the daily full update of the recall index, after
 // the rotation: it finds what the quick updates of prompts and searches
 // miss, a file edited in place in a directory that did not change.
-func updateSearchIndex(l tiers.Layout) error {
-	ix, err := fulltext.Open(context.Background(), fulltext.HomeOf(l, ""), fulltext.Options{})
+func updateSearchIndex(index fulltext.Scope) error {
+	ix, err := fulltext.Open(context.Background(), index, fulltext.Options{})
 	if err != nil {
 		return err
 	}
@@ -210,13 +210,13 @@ func ReportPath(l tiers.Layout, day time.Time) string {
 
 // consolidate writes the report (the JSON `consolidate` prints) and asks
 // the agent to review it when it recommends anything.
-func (r *Runner) consolidate(t *Task, key string, now time.Time) outcome {
+func (r *Runner) consolidate(h *opened.Home, t *Task, key string, now time.Time) outcome {
 	local := now.In(r.Home)
-	report, n, err := r.Layout.Kind().ConsolidationReport(r.Layout, local)
+	report, n, err := h.Kind.ConsolidationReport(h.Layout, local)
 	if err != nil {
 		return failed(fmt.Errorf("consolidate: %w", err))
 	}
-	path := ReportPath(r.Layout, local)
+	path := ReportPath(h.Layout, local)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return failed(fmt.Errorf("create reports dir: %w", err))
 	}

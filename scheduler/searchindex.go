@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
@@ -27,7 +28,7 @@ func KeepSearchIndex(ctx context.Context, l tiers.Layout, log *slog.Logger, poll
 	if poll <= 0 {
 		poll = IndexPoll
 	}
-	k := indexKeeper{home: fulltext.HomeOf(l, "")}
+	k := indexKeeper{scope: fulltext.ScopeOf(l, "", c4sync.OpenConversations)}
 	defer k.close()
 	lastErr := ""
 	t := time.NewTicker(poll)
@@ -54,24 +55,24 @@ func KeepSearchIndex(ctx context.Context, l tiers.Layout, log *slog.Logger, poll
 
 // indexKeeper holds the open index and the identity of its file.
 type indexKeeper struct {
-	home fulltext.Home
-	ix   *fulltext.Index
-	file os.FileInfo
+	scope fulltext.Scope
+	ix    *fulltext.Index
+	file  os.FileInfo
 }
 
 // refresh opens the index when it is not open or its file was replaced
 // (building it when it must), and runs the quick update.
 func (k *indexKeeper) refresh(ctx context.Context) error {
-	st, err := os.Stat(k.home.DBPath())
+	st, err := os.Stat(k.scope.DBPath())
 	if k.ix != nil && (err != nil || !os.SameFile(st, k.file)) {
 		k.close()
 	}
 	if k.ix == nil {
-		ix, err := fulltext.Open(ctx, k.home, fulltext.Options{NoWaitUpdate: true})
+		ix, err := fulltext.Open(ctx, k.scope, fulltext.Options{NoWaitUpdate: true})
 		if err != nil {
 			return err
 		}
-		if k.file, err = os.Stat(k.home.DBPath()); err != nil {
+		if k.file, err = os.Stat(k.scope.DBPath()); err != nil {
 			ix.Close()
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
@@ -24,7 +25,7 @@ func TestRotationUpdatesSearchIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(60 * time.Millisecond) // past the index's window for recent file times
-	if err := updateSearchIndex(l); err != nil {
+	if err := updateSearchIndex(fulltext.ScopeOf(l, "", c4sync.OpenConversations)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
@@ -33,10 +34,10 @@ func TestRotationUpdatesSearchIndex(t *testing.T) {
 	}
 	f.WriteString("**11:00** - the capybara arrived\n")
 	f.Close()
-	if err := updateSearchIndex(l); err != nil {
+	if err := updateSearchIndex(fulltext.ScopeOf(l, "", c4sync.OpenConversations)); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := fulltext.Open(context.Background(), fulltext.HomeOf(l, ""), fulltext.Options{})
+	ix, err := fulltext.Open(context.Background(), fulltext.ScopeOf(l, "", c4sync.OpenConversations), fulltext.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestTheServiceKeepsTheIndex(t *testing.T) {
 		KeepSearchIndex(ctx, l, slog.New(slog.DiscardHandler), 50*time.Millisecond)
 	}()
 	defer func() { cancel(); <-done }()
-	h := fulltext.HomeOf(l, "")
+	h := fulltext.ScopeOf(l, "", c4sync.OpenConversations)
 	found := func(word string) bool {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"strconv"
 	"strings"
+
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
 // recordSQL renders one conversation as the Node C4's formatConversations
@@ -110,14 +112,6 @@ func (db *DB) fetchUnsummarized() (text string, begin, last int64, err error) {
 	return head + text, *r.Begin, last, err
 }
 
-// Conversation is one row of the conversation log as it is stored, for a
-// reader that keeps its own copy (the search index).
-type Conversation struct {
-	ID                            int64
-	Timestamp, Direction, Channel string
-	Content                       []byte // as stored: not always valid UTF-8
-}
-
 // LastID is the highest conversation id, 0 when there is none.
 func (db *DB) LastID(ctx context.Context) (int64, error) {
 	var top sql.NullInt64
@@ -130,7 +124,7 @@ func (db *DB) LastID(ctx context.Context) (int64, error) {
 // ConversationsAfter calls fn with each conversation whose id is above
 // after, in id order, and returns the id of the last one fn took (after
 // when none): a caller stopped by an error resumes from there.
-func (db *DB) ConversationsAfter(ctx context.Context, after int64, fn func(Conversation) error) (last int64, err error) {
+func (db *DB) ConversationsAfter(ctx context.Context, after int64, fn func(fulltext.Conversation) error) (last int64, err error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, COALESCE(timestamp, ''), COALESCE(direction, ''),
 		COALESCE(channel, ''), COALESCE(CAST(content AS BLOB), x'') FROM conversations WHERE id > ? ORDER BY id`, after)
 	if err != nil {
@@ -139,7 +133,7 @@ func (db *DB) ConversationsAfter(ctx context.Context, after int64, fn func(Conve
 	defer rows.Close()
 	last = after
 	for rows.Next() {
-		var c Conversation
+		var c fulltext.Conversation
 		if err := rows.Scan(&c.ID, &c.Timestamp, &c.Direction, &c.Channel, &c.Content); err != nil {
 			return last, db.wrap("read conversations", err)
 		}

@@ -12,6 +12,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/zylos/zylos-memory/internal/sqliteuri"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
 // BusyTimeout is how long a statement waits for another writer's lock
@@ -37,6 +38,16 @@ func Open(path string) (*DB, error) { return open(path, "ro", BusyTimeout) }
 // wait: its statements give up after busy when a writer holds the file.
 func OpenReader(path string, busy time.Duration) (*DB, error) {
 	return open(path, "ro", int(busy.Milliseconds()))
+}
+
+// OpenConversations opens the conversation log at path for the search
+// index (fulltext.OpenConversations): a reader, as OpenReader.
+func OpenConversations(path string, busy time.Duration) (fulltext.Conversations, error) {
+	db, err := OpenReader(path, busy)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
 }
 
 // OpenWrite opens an existing C4 database for writing, in WAL mode, and

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/zylos/zylos-memory/mcpserver"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
 )
@@ -43,43 +44,44 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "zylos-memory mcp: unexpected argument %q\nTry: zylos-memory mcp --help\n", flags.Arg(0))
 		return 2
 	}
-	home, err := homeOf(*dir)
+	open, err := opener(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "zylos-memory mcp: %v\n", err)
 		return 1
 	}
-	home.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := mcpserver.Serve(ctx, home, stdin, stdout); err != nil {
+	if err := mcpserver.Serve(ctx, open, stderr, stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "zylos-memory mcp: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// homeOf is the home at dir, refused (as every command refuses it) when
-// its memory paths lead outside it.
-func homeOf(dir string) (mcpserver.Home, error) {
+// opener opens the home at dir for one tool call, from the server's
+// environment, working directory and clock. It refuses (as every command
+// refuses it) a home whose memory paths lead outside it, a clock or a
+// layout setting that cannot be read.
+func opener(dir string) (func() *home.Home, error) {
 	if dir == "" {
-		return mcpserver.Home{}, fmt.Errorf("--zylos-dir is empty")
+		return nil, fmt.Errorf("--zylos-dir is empty")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return mcpserver.Home{}, fmt.Errorf("zylos dir %q: %w", dir, err)
-	}
-	layout := tiers.Layout{ZylosDir: abs, TZ: os.Getenv("TZ"), LayoutEnv: os.Getenv(tiers.LayoutVar)}
-	if err := layout.CheckConfined(); err != nil {
-		return mcpserver.Home{}, err
-	}
-	now, err := tiers.Clock(os.LookupEnv)
-	if err != nil {
-		return mcpserver.Home{}, err
+		return nil, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
 	cwd, _ := os.Getwd()
-	opts := home.Options{LookupEnv: os.LookupEnv, Cwd: cwd, Now: now}
-	// Each tool call opens the home again: the server outlives a change
-	// of its layout (an init run meanwhile).
-	open := func() *home.Home { return home.Of(layout, opts) }
-	return mcpserver.Home{Layout: layout, Now: now, Session: open().Session, Open: open}, nil
+	opts := home.Options{ZylosDir: abs, LookupEnv: os.LookupEnv, Cwd: cwd, Conversations: c4sync.OpenConversations}
+	first, err := home.Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := first.Layout.CheckConfined(); err != nil {
+		return nil, err
+	}
+	// Each tool call opens the home again, its kind detected anew
+	// (home.Of pins it again): the server outlives a change of its
+	// layout, an init run meanwhile.
+	opts.Now = first.Now
+	return func() *home.Home { return home.Of(first.Layout, opts) }, nil
 }

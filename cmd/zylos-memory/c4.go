@@ -186,7 +186,7 @@ func c4SessionInit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	kind := e.layout.Kind()
+	kind := e.home.Kind
 	return withDB(c, func(db *c4sync.DB) (string, error) {
 		s, err := db.SessionInit(kind, threshold(c, kind), filepath.Join(e.layout.ClaudeDir(), "skills"))
 		return s.String(), err
@@ -198,7 +198,7 @@ func c4ThresholdCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	kind := e.layout.Kind()
+	kind := e.home.Kind
 	return withDB(c, func(db *c4sync.DB) (string, error) { return db.ThresholdCheck(kind, threshold(c, kind)) })
 }
 

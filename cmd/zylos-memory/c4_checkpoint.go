@@ -24,7 +24,7 @@ func checkpointCommand(c *cli.Context, safe bool) error {
 	}
 	own, _ := ownArgs(c)
 	var args c4sync.CheckpointArgs
-	if !safe && e.layout.Kind().C4.Subcommands {
+	if !safe && e.home.Kind.C4.Subcommands {
 		args, err = checkpointSubcommand(c, own)
 	} else {
 		args, err = checkpointArgs(c, own)

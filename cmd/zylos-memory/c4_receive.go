@@ -57,7 +57,7 @@ func c4Receive(c *cli.Context) error {
 		SkillsDir:      filepath.Join(e.layout.ClaudeDir(), "skills"),
 		AttachmentsDir: filepath.Join(filepath.Dir(path), "attachments"),
 		Now:            e.now,
-		AsGiven:        !e.layout.Kind().C4.StoredRoute,
+		AsGiven:        !e.home.Kind.C4.StoredRoute,
 	}
 	accepted, err := intake.Accept(m, c.Bool("no-reply"))
 	if err != nil {

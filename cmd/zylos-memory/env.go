@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/hooks"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
 )
@@ -20,7 +21,7 @@ type env struct {
 	// home is the home opened once for the command: every memory change
 	// goes through it.
 	home   *home.Home
-	layout tiers.Layout // as given: init seeds its kind, so it is not pinned
+	layout tiers.Layout // the home's, its kind detected once (init pins it again once it seeded one)
 	now    func() time.Time
 	cwd    string // "" when it cannot be read
 	stdin  io.Reader
@@ -70,14 +71,15 @@ func openEnv(c *cli.Context) (*env, error) {
 		return nil, fmt.Errorf("zylos dir %q: %w", dir, err)
 	}
 	cwd, _ := os.Getwd()
-	h, err := home.Open(home.Options{ZylosDir: abs, LookupEnv: os.LookupEnv, Cwd: cwd, Warn: warnTo(c.App.ErrWriter)})
+	h, err := home.Open(home.Options{ZylosDir: abs, LookupEnv: os.LookupEnv, Cwd: cwd, Warn: warnTo(c.App.ErrWriter),
+		Conversations: c4sync.OpenConversations})
 	if err != nil {
 		return nil, err
 	}
 	h.JournalNote = func(err error) { fmt.Fprintf(c.App.ErrWriter, "zylos-memory: journal: %v\n", err) }
 	return &env{
 		home:   h,
-		layout: tiers.Layout{ZylosDir: h.Layout.ZylosDir, TZ: h.Layout.TZ, LayoutEnv: h.Layout.LayoutEnv},
+		layout: h.Layout,
 		now:    h.Now,
 		cwd:    cwd,
 		stdin:  c.App.Reader,
@@ -89,7 +91,8 @@ func openEnv(c *cli.Context) (*env, error) {
 // reopen opens e's home again, for one request of a command that serves
 // many (the memory service): its kind detected anew.
 func (e *env) reopen() *home.Home {
-	h := home.Of(e.layout, home.Options{LookupEnv: os.LookupEnv, Cwd: e.cwd, Now: e.now, Warn: e.home.Warn})
+	h := home.Of(e.layout, home.Options{LookupEnv: os.LookupEnv, Cwd: e.cwd, Now: e.now, Warn: e.home.Warn,
+		Conversations: c4sync.OpenConversations})
 	h.JournalNote = e.home.JournalNote
 	return h
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -71,7 +71,7 @@ func initPrivacy(e *env, gaps []string) error {
 
 // runInit is a list of steps, each printing what it did; a step that fails
 // stops the list.
-func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.EnvVar) error {
+func runInit(e *env, force bool, layout string, snapshots bool, vars ...register.EnvVar) error {
 	now, err := e.localNow()
 	if err != nil {
 		return err
@@ -92,6 +92,9 @@ func runInit(e *env, force bool, layout string, snapshots bool, vars ...hooks.En
 	if err != nil {
 		return fmt.Errorf("init memory: %w", err)
 	}
+	// The rest of init works on the layout it seeded, detected again.
+	e.home = e.reopen()
+	e.layout = e.home.Layout
 	if err := initC4(e); err != nil {
 		return err
 	}

@@ -8,18 +8,19 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 )
 
 // initHooks registers the hook entry points in settings.local.json. A
 // malformed settings file is reported and left untouched; init then exits
 // non-zero so the user knows the hooks are not in place.
-func initHooks(e *env, vars ...hooks.EnvVar) error {
+func initHooks(e *env, vars ...register.EnvVar) error {
 	binary, err := hooks.Executable()
 	if err != nil {
 		return fmt.Errorf("register hooks: locate this binary: %w", err)
 	}
 	events := hooks.Events()
-	reg, err := hooks.Register(e.layout, binary, events, e.now(), vars...)
+	reg, err := register.Hooks(e.layout, binary, events, e.now(), vars...)
 	if err != nil {
 		return fmt.Errorf("register hooks: %w", err)
 	}
@@ -58,14 +59,14 @@ func (e *env) relHome(p string) string {
 
 // captureSetting is what --capture-prompts asks of the settings' env:
 // set, removed, or (flag not given) nothing.
-func captureSetting(c *cli.Context) []hooks.EnvVar {
+func captureSetting(c *cli.Context) []register.EnvVar {
 	if !c.IsSet("capture-prompts") {
 		return nil
 	}
-	v := hooks.EnvVar{Key: hooks.CaptureEnv}
+	v := register.EnvVar{Key: hooks.CaptureEnv}
 	if c.Bool("capture-prompts") {
 		on := "1"
 		v.Value = &on
 	}
-	return []hooks.EnvVar{v}
+	return []register.EnvVar{v}
 }

@@ -52,7 +52,7 @@ func initJournal(c *cli.Context, e *env) error {
 	}
 	if c.String("from") != "" {
 		start := time.Now()
-		if err := fulltext.Rebuild(c.Context, fulltext.HomeOf(e.layout, "")); err != nil {
+		if err := fulltext.Rebuild(c.Context, e.home.Index("")); err != nil {
 			return fmt.Errorf("init --from: reindex: %w", err)
 		}
 		fmt.Fprintf(e.stdout, "Search index rebuilt in %s.\n", time.Since(start).Round(time.Millisecond))

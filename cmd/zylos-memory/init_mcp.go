@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/hooks/register"
 )
 
 // initMCP registers the memory's MCP server in the home's .mcp.json, as
@@ -13,7 +14,7 @@ func initMCP(e *env) error {
 	if err != nil {
 		return fmt.Errorf("register the MCP server: locate this binary: %w", err)
 	}
-	reg, err := hooks.RegisterMCP(e.layout, binary, e.now())
+	reg, err := register.MCP(e.layout, binary, e.now())
 	if err != nil {
 		return err
 	}
@@ -21,7 +22,7 @@ func initMCP(e *env) error {
 		fmt.Fprintln(e.stdout, "MCP server already registered in .mcp.json")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "registered the MCP server %s in .mcp.json\n", hooks.MCPServerName)
+	fmt.Fprintf(e.stdout, "registered the MCP server %s in .mcp.json\n", register.MCPServerName)
 	if reg.Backup != "" {
 		fmt.Fprintf(e.stdout, "saved the previous .mcp.json as %s\n", e.relHome(reg.Backup))
 	}

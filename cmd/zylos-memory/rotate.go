@@ -23,7 +23,7 @@ func newRotateCommand() *cli.Command {
 				return err
 			}
 			steps, err := tiers.Rotate(e.layout, now)
-			for _, m := range steps.Messages(e.layout.Kind()) {
+			for _, m := range steps.Messages(e.home.Kind) {
 				fmt.Fprintln(e.stdout, m)
 			}
 			return err

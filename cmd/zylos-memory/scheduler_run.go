@@ -121,7 +121,7 @@ func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
 		return nil
 	}
 	l := e.layout
-	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now, TeamPeriod: e.home.Settings.TeamPeriod,
+	ui, err := dashboard.Listen(addr, dashboard.Options{Layout: l, Log: log, Now: e.now, Open: e.reopen,
 		Health: func() []doctor.Check { return checks(context.Background(), e, e.reopen()) }})
 	if err != nil {
 		log.Warn("dashboard not served", "err", err)

@@ -36,7 +36,7 @@ func searchCommands() []*cli.Command {
 					return err
 				}
 				start := time.Now()
-				if err := fulltext.Rebuild(c.Context, fulltext.HomeOf(e.layout, "")); err != nil {
+				if err := fulltext.Rebuild(c.Context, e.home.Index("")); err != nil {
 					return fmt.Errorf("reindex: %w", err)
 				}
 				fmt.Fprintf(e.stdout, "Search index rebuilt in %s.\n", time.Since(start).Round(time.Millisecond))
@@ -56,7 +56,7 @@ func runFullSearch(c *cli.Context) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	q.Now = e.now()
-	ix, warnings, err := fulltext.OpenFresh(c.Context, fulltext.HomeOf(e.layout, ""), fulltext.Options{})
+	ix, warnings, err := fulltext.OpenFresh(c.Context, e.home.Index(""), fulltext.Options{})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}

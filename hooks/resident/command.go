@@ -10,6 +10,7 @@ import (
 	"github.com/zylos/zylos-memory/hooks"
 	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
 // answerCommand answers one of commands: it runs it first, and accepts
@@ -38,13 +39,14 @@ func (s *Server) answerCommand(conn *net.UnixConn, inv invocation, release func(
 // start runs them).
 func runCommand(command string, env hooks.Env, lookupEnv func(string) (string, bool)) ([]byte, error) {
 	var out bytes.Buffer
+	h := home.Of(env.Layout, home.Options{LookupEnv: lookupEnv, Cwd: env.Cwd, Environ: env.Environ, Now: env.Now})
 	switch command {
 	case "inject":
-		if err := tiers.WriteInject(&out, env.Layout, ""); err != nil {
+		if err := tiers.WriteInject(&out, h.Layout, ""); err != nil {
 			return nil, err
 		}
 	case "c4 session-init":
-		text, err := sessionInit(env, lookupEnv)
+		text, err := sessionInit(h)
 		if err != nil {
 			return nil, err
 		}
@@ -57,19 +59,17 @@ func runCommand(command string, env hooks.Env, lookupEnv func(string) (string, b
 
 // sessionInit is what `c4 session-init` prints for a home whose C4
 // database exists (the process creates a missing one, and says so).
-func sessionInit(env hooks.Env, lookupEnv func(string) (string, bool)) (string, error) {
+func sessionInit(h *home.Home) (string, error) {
 	// Only a plain count is taken here: any other value is the process's
 	// flag parser's to read, and the process answers it.
-	kind := env.Layout.Kind()
-	threshold, err := kind.SyncThresholdIn(lookupEnv)
-	if err != nil {
+	if err := h.Settings.ThresholdErr; err != nil {
 		return "", err
 	}
-	db, err := c4sync.Open(env.Layout.C4DB())
+	db, err := c4sync.Open(h.Layout.C4DB())
 	if err != nil {
 		return "", err
 	}
 	defer db.Close()
-	s, err := db.SessionInit(kind, threshold, filepath.Join(env.Layout.ClaudeDir(), "skills"))
+	s, err := db.SessionInit(h.Kind, h.Settings.SyncThreshold, filepath.Join(h.Layout.ClaudeDir(), "skills"))
 	return s.String(), err
 }

@@ -15,18 +15,21 @@ import (
 
 // The folders of the repository are its layers, and imports run downward
 // only: the leaves under internal/ import no other layer; the memory
-// itself (tiers/, sync/, templates/) imports leaves; the front ends (the
-// hooks, the service, the doctor, the dashboard, the MCP server) import
-// the memory and the leaves; cmd/ wires them. Tests and the test support
-// under fixture/, integration/ and e2e/ may import anything.
+// itself (tiers/, templates/) imports leaves; the C4 pipeline (sync/)
+// reads and writes the memory and implements what the tiers declare of
+// it (fulltext.Conversations), so the tiers never import it; the front
+// ends (the hooks, the service, the doctor, the dashboard, the MCP
+// server) import all of these; cmd/ wires them. Tests and the test
+// support under fixture/, integration/ and e2e/ may import anything.
 var layers = []struct {
 	rank    int
 	folders []string
 }{
 	{0, []string{"internal"}},
-	{1, []string{"tiers", "sync", "templates"}},
-	{2, []string{"hooks", "scheduler", "doctor", "dashboard", "mcpserver"}},
-	{3, []string{"cmd"}},
+	{1, []string{"tiers", "templates"}},
+	{2, []string{"sync"}},
+	{3, []string{"hooks", "scheduler", "doctor", "dashboard", "mcpserver"}},
+	{4, []string{"cmd"}},
 }
 
 // rankOf is the layer of a folder relative to the repository root; false

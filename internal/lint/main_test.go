@@ -92,6 +92,8 @@ func TestCheckLayers(t *testing.T) {
 	write("go.mod", "module example.com/m\n")
 	write("internal/leaf/leaf.go", "package leaf\nimport _ \"example.com/m/tiers\"\n")
 	write("tiers/t.go", "package tiers\nimport _ \"example.com/m/internal/leaf\"\n")
+	write("tiers/fulltext/c4.go", "package fulltext\nimport _ \"example.com/m/sync\"\n")
+	write("sync/reader.go", "package sync\nimport _ \"example.com/m/tiers/fulltext\"\n")
 	write("tiers/t_test.go", "package tiers\nimport _ \"example.com/m/hooks\"\n")
 	write("sync/s.go", "package sync\nimport _ \"example.com/m/dashboard\"\nimport _ \"example.com/m/fixture/f\"\n")
 	write("dashboard/d.go", "package dashboard\nimport _ \"example.com/m/tiers\"\n")
@@ -103,6 +105,7 @@ func TestCheckLayers(t *testing.T) {
 		"internal/leaf/leaf.go: imports tiers, a layer above it",
 		"sync/s.go: imports dashboard, a layer above it",
 		"sync/s.go: imports fixture/f, which is test support or of no layer",
+		"tiers/fulltext/c4.go: imports sync, a layer above it",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

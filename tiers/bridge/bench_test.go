@@ -10,7 +10,7 @@ import (
 )
 
 // benchHome is a home whose decisions.md holds n ingested decisions.
-func benchHome(b testing.TB, n int) Home {
+func benchHome(b testing.TB, n int) Memory {
 	var s strings.Builder
 	s.WriteString("# Decisions Log\n")
 	for i := 0; i < n; i++ {

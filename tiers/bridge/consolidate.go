@@ -17,7 +17,7 @@ import (
 // (archived_at, a change naming the archive file). A home without a
 // reference tier only gets the tiers' moves. Like the moves, it is
 // idempotent: a second run finds nothing to do.
-func ApplyConsolidation(h Home, now time.Time) (tiers.ApplyReport, Report, error) {
+func ApplyConsolidation(h Memory, now time.Time) (tiers.ApplyReport, Report, error) {
 	if !h.HasView() {
 		done, err := tiers.ApplyConsolidation(h.Layout, now)
 		return done, Report{}, err
@@ -49,7 +49,7 @@ const BoundedCreates = 100
 
 // HasView reports whether the home has a markdown view of its records: a
 // memory/reference directory.
-func (h Home) HasView() bool {
+func (h Memory) HasView() bool {
 	fi, err := os.Stat(h.Layout.ReferenceDir())
 	return err == nil && fi.IsDir()
 }

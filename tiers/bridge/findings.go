@@ -20,7 +20,7 @@ import (
 // project and conflicting preference names the record behind it and
 // what the ingest would do to that record first (see tiers.Backing). A
 // home without a reference tier gets the markdown findings alone.
-func Findings(h Home, now time.Time) (tiers.EntryFindings, error) {
+func Findings(h Memory, now time.Time) (tiers.EntryFindings, error) {
 	if !h.HasView() {
 		return h.Layout.EntryFindings(now)
 	}
@@ -52,7 +52,7 @@ func Findings(h Home, now time.Time) (tiers.EntryFindings, error) {
 
 // preview runs a dry ingest under the records lock (as records ingest
 // --dry-run does) and answers the ingester, its files and records read.
-func (h Home) preview() (*ingester, error) {
+func (h Memory) preview() (*ingester, error) {
 	held, release, err := h.lock(true)
 	if err != nil {
 		return nil, err

@@ -15,22 +15,24 @@ import (
 var testNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
 
 // newHome makes a home whose reference files hold files (name -> content).
-func newHome(tb testing.TB, files map[string]string) Home {
+func newHome(tb testing.TB, files map[string]string) Memory {
 	tb.Helper()
-	h := Home{Layout: tiers.Layout{ZylosDir: tb.TempDir()}, Now: testNow}
+	h := Memory{Layout: tiers.Layout{ZylosDir: tb.TempDir()}, Now: testNow}
 	for name, content := range files {
 		testutil.WriteFile(tb, filepath.Join(h.Layout.MemoryDir(), name), content)
 	}
 	return h
 }
 
-func (h Home) ref(name string) string { return filepath.Join(h.Layout.MemoryDir(), "reference", name) }
+func (h Memory) ref(name string) string {
+	return filepath.Join(h.Layout.MemoryDir(), "reference", name)
+}
 
-func (h Home) recordPath(category, id string) string {
+func (h Memory) recordPath(category, id string) string {
 	return filepath.Join(h.root(), records.Folder(category), id+".json")
 }
 
-func mustIngest(tb testing.TB, h Home) Report {
+func mustIngest(tb testing.TB, h Memory) Report {
 	tb.Helper()
 	rep, err := Ingest(h, false)
 	if err != nil {
@@ -51,7 +53,7 @@ type writeOp struct {
 }
 
 // write runs one records write through the view, as records write does.
-func (h Home) write(tb testing.TB, o writeOp) records.Answer {
+func (h Memory) write(tb testing.TB, o writeOp) records.Answer {
 	tb.Helper()
 	ans, err := h.writeWith(h.View(), o)
 	if err != nil {
@@ -61,7 +63,7 @@ func (h Home) write(tb testing.TB, o writeOp) records.Answer {
 }
 
 // writeWith runs one records write at h.Now with view (nil: none).
-func (h Home) writeWith(view records.View, o writeOp) (records.Answer, error) {
+func (h Memory) writeWith(view records.View, o writeOp) (records.Answer, error) {
 	action, ok := records.ParseAction(o.Action)
 	if !ok {
 		return nil, fmt.Errorf("invalid action %q", o.Action)

@@ -39,7 +39,7 @@ func TestIndexedRenderIsInvisible(t *testing.T) {
 			}
 			os.Remove(full.stampPath())
 			var errs [2]string
-			for k, h := range []Home{full, fast} {
+			for k, h := range []Memory{full, fast} {
 				data := testutil.ReadFile(t, h.recordPath(st.spec.category, st.id))
 				d, err := decodeObject([]byte(data))
 				if err != nil {

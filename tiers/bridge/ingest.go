@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,8 +18,13 @@ type Report struct {
 	Changes  []Change  `json:"changes"`
 	Problems []Problem `json:"problems"`
 	// Deferred counts the new entries left for the next ingest (see
-	// Home.MaxCreates).
+	// Memory.MaxCreates).
 	Deferred int `json:"deferred,omitempty"`
+	// Written are the memory files the ingest wrote or removed, relative
+	// to memory/ with forward slashes (records/decisions/x.json,
+	// records/index.md, reference/decisions.md): a tool call's change
+	// takes exactly these as the hook's own writes for it.
+	Written []string `json:"-"`
 }
 
 // Change is one thing an ingest did to a record or a view file.
@@ -62,7 +68,7 @@ func (c Change) String() string {
 // size it is read up to, are reported and left alone. A file edited (other
 // than by appending) while the ingest writes it is left as edited and the
 // ingest runs again, up to records.ViewRounds times in all.
-func Ingest(h Home, dryRun bool) (Report, error) {
+func Ingest(h Memory, dryRun bool) (Report, error) {
 	held, release, err := h.lock(dryRun)
 	if err != nil {
 		return Report{}, err
@@ -73,9 +79,12 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 			return Report{}, err
 		}
 	}
+	var written []string // by every round, a round cut short's too
 	for round := 1; ; round++ {
 		rep, err := h.ingest(held, dryRun)
+		written = append(written, rep.Written...)
 		if !errors.Is(err, records.ErrViewChanged) || round == records.ViewRounds {
+			rep.Written = written
 			return rep, err
 		}
 	}
@@ -84,7 +93,7 @@ func Ingest(h Home, dryRun bool) (Report, error) {
 // lock takes the records root's lock for an ingest; a dry run of a home
 // with no records root yet has nothing to lock (and creates nothing): it
 // answers a nil lock and a release that does nothing.
-func (h Home) lock(dry bool) (held *records.Lock, release func(), err error) {
+func (h Memory) lock(dry bool) (held *records.Lock, release func(), err error) {
 	if dry {
 		if _, err := os.Stat(h.root()); errors.Is(err, fs.ErrNotExist) {
 			return nil, func() {}, nil
@@ -99,7 +108,7 @@ func (h Home) lock(dry bool) (held *records.Lock, release func(), err error) {
 
 // ingester carries one ingest's state.
 type ingester struct {
-	Home
+	Memory
 	dry bool
 	seen
 	ids     claims
@@ -159,7 +168,7 @@ type ingested struct {
 	step   *inStep
 }
 
-func (h Home) ingest(held *records.Lock, dry bool) (Report, error) {
+func (h Memory) ingest(held *records.Lock, dry bool) (Report, error) {
 	mode := ingestApply
 	if dry {
 		mode = ingestDry
@@ -186,7 +195,7 @@ type inStep struct {
 
 // ingestFiles runs one ingest under held (nil for a dry run of a home
 // with no records root).
-func (h Home) ingestFiles(held *records.Lock, mode ingestMode) (ingested, error) {
+func (h Memory) ingestFiles(held *records.Lock, mode ingestMode) (ingested, error) {
 	in := h.newIngester(held, mode == ingestDry)
 	var names map[string]bool
 	var err error
@@ -223,7 +232,13 @@ func (in *ingester) result(mode ingestMode, step *inStep) ingested {
 	if mode != ingestForView {
 		step = nil
 	}
-	return ingested{report: in.report, step: step}
+	rep := in.report
+	for _, abs := range in.records.written {
+		if rel, err := filepath.Rel(in.Layout.MemoryDir(), abs); err == nil {
+			rep.Written = append(rep.Written, filepath.ToSlash(rel))
+		}
+	}
+	return ingested{report: rep, step: step}
 }
 
 // apply reads the entries and the records, brings each in line with the
@@ -253,8 +268,8 @@ func (in *ingester) apply() error {
 	return err
 }
 
-func (h Home) newIngester(held *records.Lock, dry bool) *ingester {
-	return &ingester{Home: h, dry: dry, report: Report{DryRun: dry}, seen: seen{pairs: map[string]pair{}},
+func (h Memory) newIngester(held *records.Lock, dry bool) *ingester {
+	return &ingester{Memory: h, dry: dry, report: Report{DryRun: dry}, seen: seen{pairs: map[string]pair{}},
 		ids:     claims{claimed: map[string]bool{}, keep: map[string]bool{}, taken: map[string]bool{}},
 		edits:   viewEdits{splices: map[*viewFile]*splice{}, grown: map[*viewFile]int{}},
 		records: recordWrites{held: held, now: h.Now, warn: h.warn, touched: map[string]bool{}}}

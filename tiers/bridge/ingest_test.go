@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,4 +147,21 @@ func mustRecordChanges(t *testing.T, path string) []any {
 	}
 	c, _ := d["changes"].([]any)
 	return c
+}
+
+// TestIngestSaysWhatItWrote: the report lists exactly the memory files
+// the ingest wrote (a hook commits them as the tool call's), and nothing
+// when it wrote nothing.
+func TestIngestSaysWhatItWrote(t *testing.T) {
+	h := newHome(t, map[string]string{"reference/decisions.md": decisions})
+	rep := mustIngest(t, h)
+	want := []string{"records/decisions/drop-redis.json", "records/decisions/use-sqlite-for-c4.json",
+		"records/index.md", "reference/decisions.md"}
+	got := slices.Compact(slices.Sorted(slices.Values(rep.Written)))
+	if !slices.Equal(got, want) {
+		t.Fatalf("written = %v, want %v", rep.Written, want)
+	}
+	if rep = mustIngest(t, h); len(rep.Written) != 0 {
+		t.Fatalf("an ingest that changed nothing wrote %v", rep.Written)
+	}
 }

@@ -98,6 +98,7 @@ func (in *ingester) writeFiles() error {
 			}
 			return err
 		}
+		in.report.Written = append(in.report.Written, f.rel)
 	}
 	return nil
 }
@@ -120,6 +121,7 @@ type recordWrites struct {
 	batch   *records.Batch
 	touched map[string]bool // the record files written (or tried), whose pairs are not kept
 	created int             // the records created (or a dry run would create) for new entries
+	written []string        // the files the finished batches wrote or removed, absolute
 }
 
 func (w *recordWrites) create(abs, category string, d map[string]any) error {
@@ -179,7 +181,9 @@ func (w *recordWrites) flush() error {
 	}
 	b := w.batch
 	w.batch = nil
-	return b.Finish()
+	err := b.Finish()
+	w.written = append(w.written, b.Written()...)
+	return err
 }
 
 func (in *ingester) reread(st *stored) error {

@@ -33,11 +33,11 @@ const PairsFile = "bridge-pairs.cache"
 // pair is one line of the PairsFile.
 type pair struct{ key, digest string }
 
-func (h Home) pairsPath() string { return filepath.Join(h.Layout.StateDir(), PairsFile) }
+func (h Memory) pairsPath() string { return filepath.Join(h.Layout.StateDir(), PairsFile) }
 
 // readPairs reads the PairsFile, keyed by category/id; any trouble reading
 // it answers none.
-func (h Home) readPairs() map[string]pair {
+func (h Memory) readPairs() map[string]pair {
 	out := map[string]pair{}
 	data, err := regfile.ReadFile(h.pairsPath())
 	if err != nil {

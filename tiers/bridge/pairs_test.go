@@ -50,14 +50,14 @@ func TestPairsAreInvisible(t *testing.T) {
 // twinHomes makes two homes holding the same generated reference file (of
 // the i-th kind), each ingested twice: the second ingest finds all in step
 // and writes the stamp and every pair.
-func twinHomes(t *testing.T, r *rand.Rand, i int) (file string, a, b Home) {
+func twinHomes(t *testing.T, r *rand.Rand, i int) (file string, a, b Memory) {
 	t.Helper()
 	files := []string{"decisions.md", "projects.md", "preferences.md", "ideas.md"}
 	file = files[i%len(files)]
 	src := genFile(r, file)
 	a = newHome(t, map[string]string{"reference/" + file: src})
 	b = newHome(t, map[string]string{"reference/" + file: src})
-	for _, h := range []Home{a, b} {
+	for _, h := range []Memory{a, b} {
 		mustIngest(t, h)
 		mustIngest(t, h)
 	}
@@ -65,7 +65,7 @@ func twinHomes(t *testing.T, r *rand.Rand, i int) (file string, a, b Home) {
 }
 
 // mutate makes one hand edit, the same in both homes, and names it.
-func mutate(t *testing.T, r *rand.Rand, file string, homes ...Home) string {
+func mutate(t *testing.T, r *rand.Rand, file string, homes ...Memory) string {
 	t.Helper()
 	edit := func(f func(string) string) {
 		for _, h := range homes {
@@ -171,7 +171,7 @@ func headingStarts(s string) []int {
 }
 
 // recordFiles lists the record files of the bridged categories, sorted.
-func recordFiles(t *testing.T, h Home) []string {
+func recordFiles(t *testing.T, h Memory) []string {
 	t.Helper()
 	var out []string
 	for i := range specs {
@@ -184,7 +184,7 @@ func recordFiles(t *testing.T, h Home) []string {
 
 // memorySnapshot is every file of the memory dir but the lock and the
 // caches, named relative to it.
-func memorySnapshot(t *testing.T, h Home) string {
+func memorySnapshot(t *testing.T, h Memory) string {
 	t.Helper()
 	s := snapshot(t, h)
 	return strings.ReplaceAll(s, h.Layout.MemoryDir(), "$MEMORY")

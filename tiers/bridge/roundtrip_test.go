@@ -153,7 +153,7 @@ func TestRoundTripRenderThenIngest(t *testing.T) {
 	}
 }
 
-func loadAll(t *testing.T, h Home) []*stored {
+func loadAll(t *testing.T, h Memory) []*stored {
 	recs, _, _, err := h.loadRecords(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func loadAll(t *testing.T, h Home) []*stored {
 
 // snapshot is every file of the memory dir but the lock and the ingest
 // stamp (a cache), as one string.
-func snapshot(t *testing.T, h Home) string {
+func snapshot(t *testing.T, h Memory) string {
 	var b strings.Builder
 	filepath.WalkDir(h.Layout.MemoryDir(), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, records.LockFile) || strings.HasSuffix(p, ".cache") {

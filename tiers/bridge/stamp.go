@@ -30,12 +30,12 @@ type stamp struct {
 	Index string `json:"index,omitempty"`
 }
 
-func (h Home) stampPath() string { return filepath.Join(h.Layout.StateDir(), StampFile) }
+func (h Memory) stampPath() string { return filepath.Join(h.Layout.StateDir(), StampFile) }
 
 // stateKeys names every view file and record folder with what changes
 // when it is written (see fileKey): for a folder, its modification time
 // changes as a record write renames into it.
-func (h Home) stateKeys() ([]string, error) {
+func (h Memory) stateKeys() ([]string, error) {
 	var keys []string
 	add := func(path string) error {
 		key, err := fileKey(path)
@@ -66,7 +66,7 @@ func (h Home) stateKeys() ([]string, error) {
 
 // unchanged answers the stamp's problems and entry index when nothing
 // changed since it was written.
-func (h Home) unchanged(keys []string) ([]Problem, string, bool) {
+func (h Memory) unchanged(keys []string) ([]Problem, string, bool) {
 	data, err := regfile.ReadFile(h.stampPath())
 	if err != nil {
 		return nil, "", false
@@ -81,7 +81,7 @@ func (h Home) unchanged(keys []string) ([]Problem, string, bool) {
 // saveStamp records keys, the state an ingest found everything in step
 // in, and what it found wrong. Failing to is harmless: the next ingest
 // does the whole work.
-func (h Home) saveStamp(keys []string, problems []Problem, index string) {
+func (h Memory) saveStamp(keys []string, problems []Problem, index string) {
 	data, err := json.Marshal(stamp{Keys: keys, Problems: problems, Index: index})
 	if err != nil || os.MkdirAll(h.Layout.StateDir(), 0o755) != nil {
 		return
@@ -91,7 +91,7 @@ func (h Home) saveStamp(keys []string, problems []Problem, index string) {
 
 // recordNames lists the record files of the bridged categories (absolute
 // paths).
-func (h Home) recordNames() (map[string]bool, error) {
+func (h Memory) recordNames() (map[string]bool, error) {
 	names := map[string]bool{}
 	for i := range specs {
 		dir := filepath.Join(h.root(), records.Folder(specs[i].category))

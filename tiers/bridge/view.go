@@ -18,10 +18,10 @@ import (
 // View is the records.View of a home's default records root: records
 // write ingests hand edits first (Sync) and renders each record it stores
 // into its entry (Render), both under the write's lock.
-func (h Home) View() records.View { return &view{h: h} }
+func (h Memory) View() records.View { return &view{h: h} }
 
 type view struct {
-	h Home
+	h Memory
 	// step is what Sync found when everything was in step (nil when it
 	// changed something). Its files serve the Render that follows under
 	// the same lock (a file changed in between is refused by the write,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/fixture/benchtree"
+	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
@@ -19,9 +20,9 @@ func TestMain(m *testing.M) {
 }
 
 // largeIndex is the large home with its index built, once per run.
-func largeIndex(b *testing.B) fulltext.Home {
+func largeIndex(b *testing.B) fulltext.Scope {
 	b.Helper()
-	h := fulltext.HomeOf(benchtree.LargeHome(b), "")
+	h := fulltext.ScopeOf(benchtree.LargeHome(b), "", c4sync.OpenConversations)
 	ix, err := fulltext.Open(context.Background(), h, fulltext.Options{})
 	if err != nil {
 		b.Fatal(err)

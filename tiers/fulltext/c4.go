@@ -7,8 +7,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-
-	c4sync "github.com/zylos/zylos-memory/sync"
 )
 
 // Meta keys of the C4 part of the index: the highest row id indexed, and
@@ -24,11 +22,14 @@ const (
 const c4BusyTimeout = 200 * time.Millisecond
 
 // c4 indexes the conversations added to c4.db since the watermark. c4.db
-// is read through the sync package, read-only; a missing, locked or
-// unreadable one is skipped with a warning (missing: silently) and the
-// rows already indexed stay.
+// is read through the scope's Conversations, read-only; a missing, locked
+// or unreadable one is skipped with a warning (missing: silently) and the
+// rows already indexed stay. A scope without a reader indexes none.
 func (u *updater) c4() error {
-	path := u.home.Layout.C4DB()
+	if u.scope.Conversations == nil {
+		return nil
+	}
+	path := u.scope.Layout.C4DB()
 	stat := c4Stat(path)
 	if stat == u.meta(metaC4Stat) {
 		return nil
@@ -39,7 +40,7 @@ func (u *updater) c4() error {
 	if stat == "" {
 		return u.setMeta(metaC4Stat, "")
 	}
-	db, err := c4sync.OpenReader(path, c4BusyTimeout)
+	db, err := u.scope.Conversations(path, c4BusyTimeout)
 	if err != nil {
 		u.warn("c4: %v", err)
 		return nil
@@ -71,7 +72,7 @@ func (u *updater) c4() error {
 }
 
 // c4Row indexes one conversation.
-func (u *updater) c4Row(c c4sync.Conversation) error {
+func (u *updater) c4Row(c Conversation) error {
 	day, _ := dayPrefix(c.Timestamp)
 	d := doc{line: int(c.ID), day: day, status: statusActive, category: c.Direction + " " + c.Channel,
 		body: clip(toValidUTF8(c.Content), maxDocBytes)}

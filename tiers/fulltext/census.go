@@ -15,7 +15,7 @@ var ErrNotBuilt = errors.New("search index is missing or must be rebuilt (run: z
 // OpenRead opens the index of h as it is: it never builds or updates it,
 // so a reader (the dashboard) costs the hooks no lock of theirs. An index
 // that must be rebuilt is ErrNotBuilt.
-func OpenRead(h Home, busy time.Duration) (*Index, error) {
+func OpenRead(h Scope, busy time.Duration) (*Index, error) {
 	ix, err := openIndex(h, h.DBPath(), busy)
 	if errors.Is(err, errStale) {
 		return nil, ErrNotBuilt
@@ -35,7 +35,7 @@ type Count struct {
 func (ix *Index) Census(ctx context.Context) ([]Count, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT tier, category, status, count(*) FROM docs
  WHERE (path >= ? AND path < ?) OR (path >= ? AND path < ?) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-		append(prefixRange(ix.home.rel(ix.home.Root)), prefixRange(ix.home.rel(ix.home.Layout.ReferenceDir()))...)...)
+		append(prefixRange(ix.scope.rel(ix.scope.Root)), prefixRange(ix.scope.rel(ix.scope.Layout.ReferenceDir()))...)...)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
@@ -119,9 +119,9 @@ type DayLines struct {
 // with their line counts, as the index last read them.
 func (ix *Index) LogLines(ctx context.Context) ([]DayLines, error) {
 	var out []DayLines
-	for _, dir := range []string{ix.home.Layout.SessionsDir(), ix.home.Layout.ArchiveDir()} {
+	for _, dir := range []string{ix.scope.Layout.SessionsDir(), ix.scope.Layout.ArchiveDir()} {
 		rows, err := ix.db.QueryContext(ctx, `SELECT path, line FROM files WHERE path >= ? AND path < ?`,
-			prefixRange(ix.home.rel(dir))...)
+			prefixRange(ix.scope.rel(dir))...)
 		if err != nil {
 			return nil, fmt.Errorf("search index: %w", err)
 		}

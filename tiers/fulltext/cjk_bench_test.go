@@ -96,7 +96,7 @@ func BenchmarkCJKSegmentation(b *testing.B) {
 	}
 	testutil.WriteFile(b, filepath.Join(l.SessionsDir(), "2026-11-01.md"), log.String())
 	time.Sleep(racyWindow)
-	h := HomeOf(l, "")
+	h := ScopeOf(l, "", testConversations)
 	ix, err := Open(context.Background(), h, Options{})
 	if err != nil {
 		b.Fatal(err)

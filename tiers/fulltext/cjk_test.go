@@ -16,7 +16,7 @@ import (
 // cjkHome is testHome with a log of Chinese, Japanese and Korean lines,
 // each word of interest inside a longer run, and lines that hold only
 // part of a word, which must rank below the whole word.
-func cjkHome(t *testing.T) Home {
+func cjkHome(t *testing.T) Scope {
 	h := testHome(t)
 	testutil.WriteFile(t, filepath.Join(h.Layout.SessionsDir(), "2026-11-10.md"), "# Session Log: 2026-11-10\n\n"+
 		"**09:00** - 我们决定使用数据库迁移方案\n\n"+ // 3

@@ -23,7 +23,7 @@ import (
 const evalDepth = 60
 
 // buildEvalHome writes the corpus as a home: sessions/<day>.md and c4.db.
-func buildEvalHome(tb testing.TB, c evalCorpus) fulltext.Home {
+func buildEvalHome(tb testing.TB, c evalCorpus) fulltext.Scope {
 	tb.Helper()
 	l := tiers.Layout{ZylosDir: filepath.Join(tb.TempDir(), "zylos")}
 	if err := os.MkdirAll(l.SessionsDir(), 0o755); err != nil {
@@ -55,7 +55,7 @@ func buildEvalHome(tb testing.TB, c evalCorpus) fulltext.Home {
 	if err := tx.Commit(); err != nil {
 		tb.Fatal(err)
 	}
-	return fulltext.HomeOf(l, "")
+	return fulltext.ScopeOf(l, "", c4sync.OpenConversations)
 }
 
 // recallAt is, per k, the share of questions whose session is among the
@@ -153,7 +153,7 @@ func TestRecallEvaluation(t *testing.T) {
 // title word, 1 for a prefix of 4+ letters, each document taken as a
 // title), best first, recent first among equals. The words of each
 // document are taken once, as recall.Score takes them.
-func keywordScorer(t *testing.T, h fulltext.Home) func(q string) []string {
+func keywordScorer(t *testing.T, h fulltext.Scope) func(q string) []string {
 	db, err := sql.Open("sqlite3", h.DBPath())
 	if err != nil {
 		t.Fatal(err)

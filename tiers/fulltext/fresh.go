@@ -10,7 +10,7 @@ import (
 // finds the index locked by another writer is skipped: the index is then
 // read as it is, a little behind. Its warnings (an unreadable c4.db or
 // file) are returned for the caller to show or drop.
-func OpenFresh(ctx context.Context, h Home, opts Options) (*Index, []string, error) {
+func OpenFresh(ctx context.Context, h Scope, opts Options) (*Index, []string, error) {
 	ix, err := Open(ctx, h, opts)
 	if err != nil {
 		return nil, nil, err

@@ -9,16 +9,30 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/testutil"
-	c4sync "github.com/zylos/zylos-memory/sync"
 	"github.com/zylos/zylos-memory/tiers"
 )
+
+// The tests' C4 database is package sync's, its conversations read by
+// sync's reader as the commands read them. sync implements this
+// package's Conversations, so it imports it, and a test of this package
+// cannot import sync: c4_test.go, in package fulltext_test, hands them
+// over before any test runs.
+var (
+	testConversations OpenConversations
+	createC4          func(path string) (bool, error)
+)
+
+// UseC4 sets the C4 reader and creator of the package's own tests.
+func UseC4(open OpenConversations, create func(path string) (bool, error)) {
+	testConversations, createC4 = open, create
+}
 
 // testNow is the clock of the tests.
 var testNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 // testHome is a home with a log of each kind, a reference file, a record,
 // an archive and a c4.db with two rows.
-func testHome(t testing.TB) Home {
+func testHome(t testing.TB) Scope {
 	t.Helper()
 	zd := filepath.Join(t.TempDir(), "zylos")
 	l := tiers.Layout{ZylosDir: zd}
@@ -41,7 +55,7 @@ func testHome(t testing.TB) Home {
 	testutil.WriteFile(t, filepath.Join(l.ArchiveDir(), "decisions-2024.md"), "# Decisions\n\n### [2024-05-01] JWT library choice\n- **Decision:** golang-jwt\n- **Status:** active\n")
 	c4Rows(t, l.C4DB(), "2026-11-20 08:00:00", "in", "can you check the zebra invoices", "2026-11-20 08:01:00", "out", "the zebra invoices are paid")
 	time.Sleep(racyWindow) // so that an update finds nothing new
-	return HomeOf(l, "")
+	return ScopeOf(l, "", testConversations)
 }
 
 func appendTo(t testing.TB, path, text string) {
@@ -60,7 +74,7 @@ func appendTo(t testing.TB, path, text string) {
 // timestamp, direction, content triples.
 func c4Rows(t testing.TB, path string, triples ...string) {
 	t.Helper()
-	if _, err := c4sync.Create(path); err != nil {
+	if _, err := createC4(path); err != nil {
 		t.Fatal(err)
 	}
 	db, err := sql.Open("sqlite3", path)
@@ -76,7 +90,7 @@ func c4Rows(t testing.TB, path string, triples ...string) {
 	}
 }
 
-func openTest(t testing.TB, h Home) *Index {
+func openTest(t testing.TB, h Scope) *Index {
 	t.Helper()
 	ix, err := Open(context.Background(), h, Options{})
 	if err != nil {

@@ -24,8 +24,8 @@ var ErrLocked = errors.New("search index is busy")
 
 // Index is an open recall index.
 type Index struct {
-	db   *sql.DB
-	home Home
+	db    *sql.DB
+	scope Scope
 	// busy is how long a statement waits for another process's lock.
 	busy time.Duration
 	// noWaitUpdate: see Options.
@@ -54,7 +54,7 @@ var ErrBuilding = errors.New("search index is being built")
 
 // Open opens the index of h, building it first when it is missing,
 // unreadable or of another schema. It never touches a memory file.
-func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
+func Open(ctx context.Context, h Scope, opts Options) (*Index, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 5 * time.Second
 	}
@@ -80,7 +80,7 @@ func Open(ctx context.Context, h Home, opts Options) (*Index, error) {
 // boundedBuild builds the index within opts.BuildWithin, handing a build
 // that ran out of time (not one that waited for another builder) to
 // opts.Background.
-func boundedBuild(ctx context.Context, h Home, opts Options) error {
+func boundedBuild(ctx context.Context, h Scope, opts Options) error {
 	if opts.BuildWithin <= 0 {
 		return build(ctx, h, false)
 	}
@@ -108,7 +108,7 @@ func (ix *Index) Close() error { return ix.db.Close() }
 var errStale = errors.New("search index must be rebuilt")
 
 // openIndex opens an existing index and checks its schema version.
-func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
+func openIndex(h Scope, path string, busy time.Duration) (*Index, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, errStale
 	}
@@ -123,7 +123,7 @@ func openIndex(h Home, path string, busy time.Duration) (*Index, error) {
 	var version string
 	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&version)
 	if err == nil && version == schemaVersion {
-		return &Index{db: db, home: h, busy: busy}, nil
+		return &Index{db: db, scope: h, busy: busy}, nil
 	}
 	db.Close()
 	if isBusy(err) {
@@ -172,13 +172,13 @@ func isBusy(err error) bool {
 
 // Rebuild builds the index of h from scratch and puts it in place of the
 // old one, as `reindex` does.
-func Rebuild(ctx context.Context, h Home) error { return build(ctx, h, true) }
+func Rebuild(ctx context.Context, h Scope) error { return build(ctx, h, true) }
 
 // build writes a new index into a temporary file and renames it into
 // place, under the build lock: one process builds, the others wait and use
 // its result. Without force, an index found valid once the lock is held
 // is kept.
-func build(ctx context.Context, h Home, force bool) error {
+func build(ctx context.Context, h Scope, force bool) error {
 	path := h.DBPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("search index: %w", err)
@@ -213,7 +213,7 @@ func build(ctx context.Context, h Home, force bool) error {
 
 // fill creates the schema in a new file at tmp and indexes everything,
 // without a journal: a crash leaves only a temporary file to remove.
-func fill(ctx context.Context, h Home, tmp string) error {
+func fill(ctx context.Context, h Scope, tmp string) error {
 	os.Remove(tmp)
 	db, err := sql.Open(driverName, sqliteuri.URI(tmp, url.Values{"_journal_mode": {"OFF"}, "_synchronous": {"OFF"},
 		"_locking_mode": {"EXCLUSIVE"}, "_cache_size": {"-65536"}}))
@@ -225,7 +225,7 @@ func fill(ctx context.Context, h Home, tmp string) error {
 	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
 		return err
 	}
-	ix := &Index{db: db, home: h, busy: time.Second}
+	ix := &Index{db: db, scope: h, busy: time.Second}
 	if _, err := ix.update(ctx, updateOptions{full: true, bulk: true}); err != nil {
 		return err
 	}

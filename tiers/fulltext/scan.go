@@ -18,7 +18,7 @@ func (u *updater) dir(t tree, dir string) error {
 	if err := u.ctx.Err(); err != nil {
 		return err
 	}
-	rel := u.home.rel(dir)
+	rel := u.scope.rel(dir)
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return u.forgetDir(rel)
@@ -73,12 +73,12 @@ func (u *updater) hotFiles(t tree, dir string) error {
 	case kindLog:
 		return u.file(t, filepath.Join(dir, "current.md"))
 	case kindEntries:
-		names, err := u.indexedFiles(u.home.rel(dir))
+		names, err := u.indexedFiles(u.scope.rel(dir))
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			if err := u.file(t, u.home.abs(n)); err != nil {
+			if err := u.file(t, u.scope.abs(n)); err != nil {
 				return err
 			}
 		}
@@ -102,7 +102,7 @@ func (u *updater) scanDir(t tree, dir string) error {
 		p := filepath.Join(dir, name)
 		if e.IsDir() {
 			if t.recursive {
-				present[u.home.rel(p)+"/"] = true
+				present[u.scope.rel(p)+"/"] = true
 				if err := u.dir(t, p); err != nil {
 					return err
 				}
@@ -112,12 +112,12 @@ func (u *updater) scanDir(t tree, dir string) error {
 		if !t.wants(name) {
 			continue
 		}
-		present[u.home.rel(p)] = true
+		present[u.scope.rel(p)] = true
 		if err := u.file(t, p); err != nil {
 			return err
 		}
 	}
-	return u.forgetMissing(u.home.rel(dir), present)
+	return u.forgetMissing(u.scope.rel(dir), present)
 }
 
 func (t tree) wants(name string) bool {
@@ -130,7 +130,7 @@ func (t tree) wants(name string) bool {
 // file (re)indexes path if it changed: from where it ended when a log only
 // grew, else whole.
 func (u *updater) file(t tree, path string) error {
-	rel := u.home.rel(path)
+	rel := u.scope.rel(path)
 	fi, err := os.Lstat(path) // a symlink may lead out of memory: never followed
 	if err != nil || !fi.Mode().IsRegular() {
 		return u.forgetFile(rel)

@@ -79,7 +79,7 @@ func TestSearchQuerySyntaxIsText(t *testing.T) {
 
 // logHome is a home of n session lines in logs of logLines lines, each
 // line naming its number and the kafka consumer.
-func logHome(t *testing.T, n int) Home {
+func logHome(t *testing.T, n int) Scope {
 	t.Helper()
 	h := testHome(t)
 	day := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -54,13 +54,13 @@ type updateOptions struct {
 
 // updater runs one update inside one transaction (none when dry).
 type updater struct {
-	ctx  context.Context
-	opts updateOptions
-	home Home
-	q    querier
-	tx   *sql.Tx
-	st   UpdateStats
-	dirs map[string]int64 // see dirTimes
+	ctx   context.Context
+	opts  updateOptions
+	scope Scope
+	q     querier
+	tx    *sql.Tx
+	st    UpdateStats
+	dirs  map[string]int64 // see dirTimes
 	// stmts are the statements prepared in tx: a build inserts a million
 	// rows, and preparing each insert again cost more than running it.
 	stmts map[string]*sql.Stmt
@@ -92,7 +92,7 @@ type querier interface {
 }
 
 func (ix *Index) update(ctx context.Context, opts updateOptions) (UpdateStats, error) {
-	u := &updater{ctx: ctx, opts: opts, home: ix.home, q: ix.db}
+	u := &updater{ctx: ctx, opts: opts, scope: ix.scope, q: ix.db}
 	if !opts.dry {
 		if ix.noWaitUpdate {
 			if _, err := ix.db.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
@@ -110,12 +110,12 @@ func (ix *Index) update(ctx context.Context, opts updateOptions) (UpdateStats, e
 		defer tx.Rollback()
 		u.tx, u.q = tx, tx
 	}
-	for _, t := range ix.home.trees() {
+	for _, t := range ix.scope.trees() {
 		if err := u.dir(t, t.dir); err != nil {
 			return u.st, err
 		}
 	}
-	if !ix.home.Standalone {
+	if !ix.scope.Standalone {
 		if err := u.c4(); err != nil {
 			return u.st, err
 		}

@@ -17,7 +17,7 @@ import (
 var throughHome = map[string]map[string]string{
 	"github.com/zylos/zylos-memory/tiers/journal": {"Open": "Home.Journal", "CommandChange": "Home.Command"},
 	"github.com/zylos/zylos-memory/tiers/records": {"Write": "Home.Save"},
-	"github.com/zylos/zylos-memory/tiers/bridge":  {"Ingest": "Home.Ingest", "Home": "Home.Bridge"},
+	"github.com/zylos/zylos-memory/tiers/bridge":  {"Ingest": "Home.Ingest", "Memory": "Home.Bridge"},
 }
 
 // reachPast are the uses left, each with why: file: the calls.
@@ -25,11 +25,6 @@ var reachPast = map[string]string{
 	// The service's watch outlives every request; it commits what no
 	// request did, on the wall clock.
 	"cmd/zylos-memory/scheduler_run.go": "journal.Open",
-	// Read-only: history and the journal's resolution of a reference.
-	"mcpserver/journal.go": "journal.Open journal.Open",
-	// The dashboard's history and restore, to move onto Home with the
-	// dashboard's own rework.
-	"dashboard/journal.go": "journal.Open",
 }
 
 // TestEntryPointsGoThroughTheHome keeps the front ends (everything above

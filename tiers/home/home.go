@@ -10,6 +10,7 @@ import (
 
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/bridge"
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/recall"
 	"github.com/zylos/zylos-memory/tiers/records"
@@ -31,6 +32,10 @@ type Options struct {
 	// Warn takes the notes of the changes (the bridge's, the journal's),
 	// one line each; nil drops them.
 	Warn func(string)
+	// Conversations opens the home's conversation log for the search
+	// index (c4sync.OpenConversations, which the tiers cannot import);
+	// nil indexes none.
+	Conversations fulltext.OpenConversations
 }
 
 // Settings are the effective settings of a home for one request, read
@@ -78,6 +83,8 @@ type Home struct {
 	// environment names one (journal.SessionVar): its changes carry it.
 	Session string
 	Warn    func(string)
+	// Conversations: see Options.
+	Conversations fulltext.OpenConversations
 	// JournalNote takes a journal failure, once for each new problem; nil
 	// gives it to Warn as "journal: ...". It is never the change's failure.
 	JournalNote func(error)
@@ -119,7 +126,7 @@ func Of(l tiers.Layout, o Options) *Home {
 		lookup = func(string) (string, bool) { return "", false }
 	}
 	l = l.Pinned()
-	h := &Home{Layout: l, Kind: l.Kind(), Now: o.Now, Cwd: o.Cwd, Environ: o.Environ, Warn: o.Warn}
+	h := &Home{Layout: l, Kind: l.Kind(), Now: o.Now, Cwd: o.Cwd, Environ: o.Environ, Warn: o.Warn, Conversations: o.Conversations}
 	h.Settings.SyncThreshold, h.Settings.ThresholdErr = h.Kind.SyncThresholdIn(lookup)
 	h.Settings.TeamPeriod, h.Settings.TeamPeriodErr = teamPeriodIn(lookup)
 	h.Session, _ = lookup(journal.SessionVar)
@@ -145,8 +152,8 @@ func (h *Home) Journal() *journal.Journal {
 
 // Bridge is the bridge over the home's reference tier and records, on
 // the request's clock, its notes to Warn.
-func (h *Home) Bridge() bridge.Home {
-	return bridge.Home{Layout: h.Layout, Now: h.Now(), Warn: h.Warn}
+func (h *Home) Bridge() bridge.Memory {
+	return bridge.Memory{Layout: h.Layout, Now: h.Now(), Warn: h.Warn}
 }
 
 // View is the markdown view a write to the records root keeps in step:
@@ -257,6 +264,12 @@ func (h *Home) Undo(ctx context.Context, c journal.Change, session string, dryRu
 	return j.Undo(ctx, c, session, loc)
 }
 
+// Index is the search index over the records root root ("" for the
+// home's own) and, for the home's own, its conversation log.
+func (h *Home) Index(root string) fulltext.Scope {
+	return fulltext.ScopeOf(h.Layout, root, h.Conversations)
+}
+
 // Target is the memory file a path names, resolved once for the request.
 type Target struct {
 	Rel string // relative to memory/, with forward slashes
@@ -295,7 +308,7 @@ type resolution struct {
 // index in a process of its own; warnings go to warn.
 func (h *Home) Retrieve(ctx context.Context, prompt string, room int, reindex func() error, warn io.Writer) (string, error) {
 	return recall.Retrieve(ctx, recall.RetrieveOptions{
-		Prompt: prompt, Root: h.Layout.RecordsDir(), Layout: h.Layout, Now: h.Now(), Warn: warn,
+		Prompt: prompt, Root: h.Layout.RecordsDir(), Layout: h.Layout, Conversations: h.Conversations, Now: h.Now(), Warn: warn,
 		Reindex: reindex, Answers: true, Room: room,
 	})
 }

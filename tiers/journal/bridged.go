@@ -16,7 +16,7 @@ import (
 // "restored from REV"; a record through a records write; anything else
 // as a plain atomic write. warn takes the bridge's notes.
 func (j *Journal) Restorer(rel string, now time.Time, warn func(string)) Restorer {
-	h := bridge.Home{Layout: j.layout, Now: now, Warn: warn}
+	h := bridge.Memory{Layout: j.layout, Now: now, Warn: warn}
 	switch j.kindOf(rel) {
 	case referenceFile:
 		return func(abs string, data []byte, why string) error {

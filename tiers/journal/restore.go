@@ -332,7 +332,7 @@ func (j *Journal) revertFiles(ctx context.Context, tree string, files []FileChan
 	if !ingest {
 		return nil
 	}
-	_, err := bridge.Ingest(bridge.Home{Layout: j.layout, Now: now, Warn: warn, Reason: why}, false)
+	_, err := bridge.Ingest(bridge.Memory{Layout: j.layout, Now: now, Warn: warn, Reason: why}, false)
 	return err
 }
 

@@ -191,7 +191,7 @@ func TestRetrieveHostileTitles(t *testing.T) {
 
 func TestRetrieveRebuildsMissingIndex(t *testing.T) {
 	h := sampleHome(t)
-	db := fulltext.HomeOf(h.layout, h.root).DBPath()
+	db := fulltext.ScopeOf(h.layout, h.root, nil).DBPath()
 	h.retrieve(t, "How does JWT authentication work here?")
 	for _, damage := range []func(){func() { os.Remove(db) }, func() { os.WriteFile(db, []byte("not a database"), 0o644) }} {
 		os.Remove(db + "-wal")

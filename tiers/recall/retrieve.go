@@ -27,7 +27,10 @@ type RetrieveOptions struct {
 	// and is the base its entries are cited from.
 	Root   string
 	Layout tiers.Layout
-	Now    time.Time
+	// Conversations opens the home's conversation log for the index's
+	// update (see fulltext.Scope); nil leaves it out.
+	Conversations fulltext.OpenConversations
+	Now           time.Time
 	// Warn receives the few warnings the hook may print (a bad max_inject).
 	Warn io.Writer
 	// Reindex, when set, starts a build of the home's search index in a
@@ -103,7 +106,7 @@ func Retrieve(ctx context.Context, opts RetrieveOptions) (string, error) {
 	if err != nil {
 		return "", nil
 	}
-	h := fulltext.HomeOf(opts.Layout, opts.Root)
+	h := fulltext.ScopeOf(opts.Layout, opts.Root, opts.Conversations)
 	ixOpts := fulltext.Options{BusyTimeout: busyTimeout(ctx), NoWaitUpdate: true, BuildWithin: buildWithin(ctx)}
 	if !h.Standalone {
 		ixOpts.Background = opts.Reindex

@@ -22,7 +22,10 @@ type SearchOptions struct {
 	Query  string
 	Root   string
 	Layout tiers.Layout
-	Now    time.Time
+	// Conversations opens the home's conversation log for the index's
+	// update (see fulltext.Scope); nil leaves it out.
+	Conversations fulltext.OpenConversations
+	Now           time.Time
 	// IncludeArchive adds archived records and the markdown archive;
 	// IncludeRetired adds retired records and superseded decisions.
 	IncludeArchive bool
@@ -50,7 +53,7 @@ func Search(ctx context.Context, opts SearchOptions) ([]Hit, error) {
 	if opts.IncludeArchive {
 		q.Tiers = append(q.Tiers, fulltext.TierArchive)
 	}
-	found, err := searchIndex(ctx, fulltext.HomeOf(opts.Layout, opts.Root), q, opts.Warn)
+	found, err := searchIndex(ctx, fulltext.ScopeOf(opts.Layout, opts.Root, opts.Conversations), q, opts.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +76,7 @@ func Search(ctx context.Context, opts SearchOptions) ([]Hit, error) {
 
 // searchIndex opens the index fresh and runs q; a query with nothing to
 // search for is said as such.
-func searchIndex(ctx context.Context, h fulltext.Home, q fulltext.Query, warn io.Writer) ([]fulltext.Hit, error) {
+func searchIndex(ctx context.Context, h fulltext.Scope, q fulltext.Query, warn io.Writer) ([]fulltext.Hit, error) {
 	if _, err := fulltext.Terms(q.Text); err != nil {
 		return nil, fmt.Errorf("query %q: %w", q.Text, err)
 	}

@@ -3,6 +3,8 @@ package records
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
@@ -30,6 +32,10 @@ type Batch struct {
 	lines map[string]*Entry // index path -> its line after the batch; nil: none
 	order []string
 	files []string // written, to sync at Finish
+	// removed are the files a write renamed away; indexed says Finish
+	// wrote the index.
+	removed []string
+	indexed bool
 	// FromTeam is the home of the team the batch's writes come from (see
 	// WriteRequest.FromTeam); "" for the bridge's own.
 	FromTeam string
@@ -109,6 +115,7 @@ func (b *Batch) store(w *writer, d doc, data []byte, renamedFrom string) error {
 		if err := os.Remove(renamedFrom); err != nil {
 			return fmt.Errorf("remove renamed record: %w", err)
 		}
+		b.removed = append(b.removed, renamedFrom)
 	}
 	return nil
 }
@@ -136,6 +143,19 @@ func (b *Batch) Finish() error {
 		if err := updateIndex(b.root, b.order, add, noteTo(b.warn)); err != nil {
 			return err
 		}
+		b.indexed = true
 	}
 	return clearPending(b.root)
+}
+
+// Written lists the files the batch wrote or removed, absolute: the
+// records, and the index once Finish wrote it. It is what a caller that
+// answers for its writes (a hook committing a tool call's change) names
+// as its own.
+func (b *Batch) Written() []string {
+	out := append(slices.Clone(b.files), b.removed...)
+	if b.indexed {
+		out = append(out, filepath.Join(b.root, IndexFile))
+	}
+	return out
 }

@@ -17,9 +17,9 @@ import (
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
-// Home is the bridge over one zylos home: its reference tier, its archive
+// Memory is the bridge over one zylos home: its reference tier, its archive
 // files and its default records root ($ZYLOS_DIR/memory/records).
-type Home struct {
+type Memory struct {
 	Layout tiers.Layout
 	Now    time.Time
 	Warn   func(string) // notes for stderr; nil drops them
@@ -34,9 +34,9 @@ type Home struct {
 	Reason string
 }
 
-func (h Home) root() string { return h.Layout.RecordsDir() }
+func (h Memory) root() string { return h.Layout.RecordsDir() }
 
-func (h Home) warn(s string) {
+func (h Memory) warn(s string) {
 	if h.Warn != nil {
 		h.Warn(s)
 	}
@@ -79,7 +79,7 @@ func (s *stored) key() string { return s.spec.category + "/" + s.id }
 // them, keyed by category/id (the id being the file's name). A file whose
 // key matches its pair (see PairsFile) is not read but held, for settle
 // to decide once the entries are known.
-func (h Home) loadRecords(pairs map[string]pair) (map[string]*stored, []*stored, []Problem, error) {
+func (h Memory) loadRecords(pairs map[string]pair) (map[string]*stored, []*stored, []Problem, error) {
 	out := map[string]*stored{}
 	var held []*stored
 	var problems []Problem
@@ -122,7 +122,7 @@ func (h Home) loadRecords(pairs map[string]pair) (map[string]*stored, []*stored,
 
 // readStored reads and parses a listed record file; one that does not
 // parse is a problem.
-func (h Home) readStored(st *stored) (*Problem, error) {
+func (h Memory) readStored(st *stored) (*Problem, error) {
 	data, err := regfile.ReadFile(st.abs)
 	if err != nil {
 		return nil, fmt.Errorf("read records: %w", err)
@@ -149,7 +149,7 @@ type viewFile struct {
 // and the decision and project archive files. A path that is not a
 // regular file (a directory, a symlink) or is too large to parse is
 // reported, never read.
-func (h Home) loadFiles() ([]*viewFile, []Problem, error) {
+func (h Memory) loadFiles() ([]*viewFile, []Problem, error) {
 	var out []*viewFile
 	var problems []Problem
 	for _, dir := range []string{"reference", "archive"} {
@@ -248,7 +248,7 @@ func (s *spec) namesFile(r *records.Record, rel string) bool {
 // since it was read as f.src (an agent's >>) and refusing any other change
 // made meanwhile (see tiers.Layout.Rewrite). With backup, the old file is
 // kept under memory/.state/backups/ whatever happened to it.
-func (h Home) writeFile(f *viewFile, data []byte, backup bool) error {
+func (h Memory) writeFile(f *viewFile, data []byte, backup bool) error {
 	path := filepath.Join(h.Layout.MemoryDir(), f.rel)
 	changed := &changedError{rel: f.rel}
 	if f.missing {

@@ -1,4 +1,4 @@
-package hooks
+package register
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/testutil"
 	"github.com/zylos/zylos-memory/tiers"
 )
@@ -50,7 +51,7 @@ func portable(l tiers.Layout, data []byte) string {
 }
 
 func TestRegisterMerges(t *testing.T) {
-	events := []Event{SessionStart, UserPromptSubmit, Stop, PreToolUse, PostToolUse}
+	events := []hooks.Event{hooks.SessionStart, hooks.UserPromptSubmit, hooks.Stop, hooks.PreToolUse, hooks.PostToolUse}
 	tests := []struct {
 		name     string
 		existing string
@@ -65,7 +66,7 @@ func TestRegisterMerges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := homeWithSettings(t, tt.existing)
-			reg, err := Register(l, "/opt/zylos/bin/zylos-memory", events, regTime)
+			reg, err := Hooks(l, "/opt/zylos/bin/zylos-memory", events, regTime)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +85,7 @@ func TestRegisterMerges(t *testing.T) {
 				}
 			}
 
-			again, err := Register(l, "/opt/zylos/bin/zylos-memory", events, regTime)
+			again, err := Hooks(l, "/opt/zylos/bin/zylos-memory", events, regTime)
 			if err != nil || again.Changed || again.Backup != "" {
 				t.Errorf("re-run: %+v, %v; want no change", again, err)
 			}
@@ -107,7 +108,7 @@ func TestRegisterLeavesMalformedUntouched(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			l := homeWithSettings(t, content)
-			_, err := Register(l, "/bin/zylos-memory", []Event{SessionStart}, regTime)
+			_, err := Hooks(l, "/bin/zylos-memory", []hooks.Event{hooks.SessionStart}, regTime)
 			var malformed *MalformedError
 			if !errors.As(err, &malformed) {
 				t.Fatalf("err = %v, want MalformedError", err)
@@ -124,10 +125,10 @@ func TestRegisterLeavesMalformedUntouched(t *testing.T) {
 
 func TestRegisterBackupsNeverOverwrite(t *testing.T) {
 	l := homeWithSettings(t, `{}`)
-	if _, err := Register(l, "/a/zylos-memory", []Event{SessionStart}, regTime); err != nil {
+	if _, err := Hooks(l, "/a/zylos-memory", []hooks.Event{hooks.SessionStart}, regTime); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := Register(l, "/b/zylos-memory", []Event{SessionStart}, regTime)
+	reg, err := Hooks(l, "/b/zylos-memory", []hooks.Event{hooks.SessionStart}, regTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestRegisterWritesThroughASymlink(t *testing.T) {
 	if err := os.Symlink(real, l.SettingsFile()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Register(l, "/bin/zylos-memory", []Event{SessionStart}, regTime); err != nil {
+	if _, err := Hooks(l, "/bin/zylos-memory", []hooks.Event{hooks.SessionStart}, regTime); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(l.SettingsFile()); err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -156,15 +157,15 @@ func TestRegisterWritesThroughASymlink(t *testing.T) {
 }
 
 func TestCommandQuoting(t *testing.T) {
-	got := Command("/opt/my apps/zylos-memory", "/home/o'neil/zylos", SessionStart)
+	got := hooks.Command("/opt/my apps/zylos-memory", "/home/o'neil/zylos", hooks.SessionStart)
 	want := `'/opt/my apps/zylos-memory' --zylos-dir '/home/o'\''neil/zylos' hook session-start`
 	if got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
-	if !isOwn(got, SessionStart) || isOwn(got, UserPromptSubmit) {
+	if !isOwn(got, hooks.SessionStart) || isOwn(got, hooks.UserPromptSubmit) {
 		t.Error("quoted command not recognised as our own")
 	}
-	if b := (Entry{Command: got}).Binary(); b != "/opt/my apps/zylos-memory" || (Entry{Command: Command("/b/zm", "/z", Stop)}).Binary() != "/b/zm" {
+	if b := (Entry{Command: got}).Binary(); b != "/opt/my apps/zylos-memory" || (Entry{Command: hooks.Command("/b/zm", "/z", hooks.Stop)}).Binary() != "/b/zm" {
 		t.Errorf("Binary of %s = %q", got, b)
 	}
 	if !(Entry{Command: got}).ForHome("/home/o'neil/zylos") || (Entry{Command: got}).ForHome("/home/o") {
@@ -176,7 +177,7 @@ func TestCommandQuoting(t *testing.T) {
 		"echo hook stop":                             false,
 		"/old/zylos-memory hook stop-other":          false,
 	} {
-		if isOwn(cmd, Stop) != want {
+		if isOwn(cmd, hooks.Stop) != want {
 			t.Errorf("isOwn(%q) = %v, want %v", cmd, !want, want)
 		}
 	}

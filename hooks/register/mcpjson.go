@@ -1,4 +1,4 @@
-package hooks
+package register
 
 import (
 	"bytes"
@@ -29,12 +29,12 @@ func MCPServer(binary, zylosDir string) json.RawMessage {
 	return out
 }
 
-// RegisterMCP puts the memory's server into the home's .mcp.json, so a
-// session started in the home has the tools (Register approves it in
+// MCP puts the memory's server into the home's .mcp.json, so a
+// session started in the home has the tools (Hooks approves it in
 // settings.local.json). The user's own servers and every other key stay
 // as they were; a re-run changes nothing, a moved binary is updated in
 // place; the previous file is kept as .mcp.json.bak-<UTC time>.
-func RegisterMCP(l tiers.Layout, binary string, now time.Time) (Registration, error) {
+func MCP(l tiers.Layout, binary string, now time.Time) (Registration, error) {
 	want := MCPServer(binary, l.ZylosDir)
 	reg, err := rewriteJSON(MCPFile(l), now, func(old []byte) ([]byte, bool, error) {
 		return setMember(old, "mcpServers", func(srv object) (object, bool) {

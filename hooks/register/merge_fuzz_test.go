@@ -1,8 +1,10 @@
-package hooks
+package register
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/zylos/zylos-memory/hooks"
 )
 
 // FuzzMergeSettings: any settings file either is refused, or merges into
@@ -14,7 +16,7 @@ func FuzzMergeSettings(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	want := entries(regLayout, "/bin/zylos-memory", allEvents)
+	want := entries(regLayout, "/bin/zylos-memory", hooks.AllEvents())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		merged, _, err := mergeSettings(data, want, nil)
 		if err != nil {

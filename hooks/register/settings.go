@@ -1,4 +1,4 @@
-package hooks
+package register
 
 import (
 	"bytes"
@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
 // MalformedError reports a settings file that is not the JSON shape Claude
-// Code reads. Register leaves such a file untouched.
+// Code reads. Hooks and MCP leave such a file untouched.
 type MalformedError struct {
 	Path string
 	Err  error
@@ -29,25 +30,25 @@ func (e *MalformedError) Error() string {
 
 func (e *MalformedError) Unwrap() error { return e.Err }
 
-// Registration is what Register did.
+// Registration is what Hooks or MCP did.
 type Registration struct {
 	Changed bool   // the settings file was written
 	Backup  string // copy of the previous file, when there was one
 }
 
-// Register merges the entry points of events into the home's
+// Hooks merges the entry points of events into the home's
 // settings.local.json. The user's own hooks and every other key stay as
 // they were, in their order; our entries are recognised by their command
 // (`... zylos-memory ... hook <subcommand>`), so a re-run, or a run from a
 // binary that moved, updates them in place instead of adding duplicates.
 // The previous file is kept as settings.local.json.bak-<UTC time>.
 //
-// It approves the memory's MCP server (enabledMcpjsonServers; RegisterMCP
+// It approves the memory's MCP server (enabledMcpjsonServers; MCP
 // puts it into .mcp.json), so a session does not stop at the prompt.
 // It also sets ZYLOS_DIR to this home in the settings' "env", so the
 // commands the agent runs (the memory skill's, the hooks' advice) find the
 // home whose hooks gave them, and applies vars (a nil Value removes one).
-func Register(l tiers.Layout, binary string, events []Event, now time.Time, vars ...EnvVar) (Registration, error) {
+func Hooks(l tiers.Layout, binary string, events []hooks.Event, now time.Time, vars ...EnvVar) (Registration, error) {
 	env := []member{{"ZYLOS_DIR", marshal(l.ZylosDir)}}
 	for _, v := range vars {
 		var val json.RawMessage
@@ -144,43 +145,24 @@ type EnvVar struct {
 
 // entry is one registered command, as Claude Code wants it.
 type entry struct {
-	event   Event
+	event   hooks.Event
 	command string
 }
 
-func entries(l tiers.Layout, binary string, events []Event) []entry {
+func entries(l tiers.Layout, binary string, events []hooks.Event) []entry {
 	out := make([]entry, len(events))
 	for i, ev := range events {
-		out[i] = entry{ev, Command(binary, l.ZylosDir, ev)}
+		out[i] = entry{ev, hooks.Command(binary, l.ZylosDir, ev)}
 	}
 	return out
-}
-
-// Command is the shell command that runs ev's entry point for a home.
-func Command(binary, zylosDir string, ev Event) string {
-	return Invocation(binary, zylosDir) + " hook " + ev.Command
-}
-
-// Invocation is the start of every command run for a home: the binary and
-// --zylos-dir, quoted for a shell. A command the hooks advise starts with
-// it, so it works verbatim from any working directory and environment.
-func Invocation(binary, zylosDir string) string {
-	return shellQuote(binary) + " --zylos-dir " + shellQuote(zylosDir)
 }
 
 // isOwn tells whether a registered command is our entry point for ev,
 // wherever the binary lives now and whatever it is called: it ends in
 // `hook <subcommand>` and names the binary or passes our --zylos-dir.
-func isOwn(command string, ev Event) bool {
+func isOwn(command string, ev hooks.Event) bool {
 	return strings.HasSuffix(strings.TrimSpace(command), " hook "+ev.Command) &&
 		(strings.Contains(command, "zylos-memory") || strings.Contains(command, " --zylos-dir "))
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:=@,%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // marshal encodes without HTML escaping: commands hold `&&` and `>`.

@@ -1,4 +1,4 @@
-package hooks
+package register
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zylos/zylos-memory/hooks"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -16,7 +17,7 @@ func TestRegisterMCPKeepsTheUsersServers(t *testing.T) {
 	user := `{"mcpServers": {"mine": {"command": "my-server", "env": {"K": "v"}}}, "note": "kept"}`
 	os.WriteFile(MCPFile(l), []byte(user), 0o600)
 
-	reg, err := RegisterMCP(l, "/opt/bin/zylos-memory", regTime)
+	reg, err := MCP(l, "/opt/bin/zylos-memory", regTime)
 	if err != nil || !reg.Changed {
 		t.Fatalf("first registration: %+v %v", reg, err)
 	}
@@ -51,10 +52,10 @@ func TestRegisterMCPKeepsTheUsersServers(t *testing.T) {
 	if st, _ := os.Stat(MCPFile(l)); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want the user's 0600", st.Mode().Perm())
 	}
-	if again, err := RegisterMCP(l, "/opt/bin/zylos-memory", regTime); err != nil || again.Changed {
+	if again, err := MCP(l, "/opt/bin/zylos-memory", regTime); err != nil || again.Changed {
 		t.Errorf("re-run: %+v %v; want no change", again, err)
 	}
-	if moved, err := RegisterMCP(l, "/usr/local/bin/zylos-memory", regTime); err != nil || !moved.Changed {
+	if moved, err := MCP(l, "/usr/local/bin/zylos-memory", regTime); err != nil || !moved.Changed {
 		t.Errorf("moved binary: %+v %v; want the entry updated", moved, err)
 	}
 	got, _ = os.ReadFile(MCPFile(l))
@@ -73,7 +74,7 @@ func TestRegisterMCPLeavesMalformedUntouched(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := tiers.Layout{ZylosDir: t.TempDir()}
 			os.WriteFile(MCPFile(l), []byte(content), 0o644)
-			_, err := RegisterMCP(l, "/bin/zylos-memory", regTime)
+			_, err := MCP(l, "/bin/zylos-memory", regTime)
 			var bad *MalformedError
 			if !errors.As(err, &bad) {
 				t.Fatalf("err = %v, want a MalformedError", err)
@@ -87,7 +88,7 @@ func TestRegisterMCPLeavesMalformedUntouched(t *testing.T) {
 
 func TestRegisterApprovesTheMCPServer(t *testing.T) {
 	l := homeWithSettings(t, `{"enabledMcpjsonServers": ["mine"]}`)
-	if _, err := Register(l, "/bin/zylos-memory", []Event{SessionStart}, regTime); err != nil {
+	if _, err := Hooks(l, "/bin/zylos-memory", []hooks.Event{hooks.SessionStart}, regTime); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(l.SettingsFile())

@@ -10,10 +10,10 @@ import (
 // dbName is the index file under the state directory.
 const dbName = "search.db"
 
-// Home is what one index covers: the memory of a zylos home, or a
-// standalone records root (the plugin's .claude/memory), which has no
-// markdown tiers and no C4.
-type Home struct {
+// Scope is what one index covers: the memory of a zylos home with its
+// conversation log, or a standalone records root (the plugin's
+// .claude/memory), which has no markdown tiers and no C4.
+type Scope struct {
 	// Base is what cited paths are relative to: the zylos dir, or the
 	// directory that holds a standalone root's .claude.
 	Base   string
@@ -22,19 +22,24 @@ type Home struct {
 	// Standalone is a records root outside the home: only its records are
 	// indexed, and the index lives in Root/.state.
 	Standalone bool
+	// Conversations opens the home's conversation log (Layout.C4DB) for
+	// an update to index: package sync's reader, which the entry point
+	// passes (c4sync.OpenConversations). nil indexes none, as a reader
+	// that never updates (OpenRead, DBPath) needs none.
+	Conversations OpenConversations
 }
 
-// HomeOf is the index home of layout with records root root ("" for the
-// home's own records).
-func HomeOf(l tiers.Layout, root string) Home {
+// ScopeOf is the index of layout with records root root ("" for the
+// home's own records), its conversation log opened by conversations.
+func ScopeOf(l tiers.Layout, root string, conversations OpenConversations) Scope {
 	if root == "" || filepath.Clean(root) == filepath.Clean(l.RecordsDir()) {
-		return Home{Base: l.ZylosDir, Layout: l, Root: l.RecordsDir()}
+		return Scope{Base: l.ZylosDir, Layout: l, Root: l.RecordsDir(), Conversations: conversations}
 	}
-	return Home{Base: records.Base(root), Layout: l, Root: root, Standalone: true}
+	return Scope{Base: records.Base(root), Layout: l, Root: root, Standalone: true}
 }
 
 // DBPath is where the index of h lives.
-func (h Home) DBPath() string {
+func (h Scope) DBPath() string {
 	if h.Standalone {
 		return filepath.Join(h.Root, ".state", dbName)
 	}
@@ -59,7 +64,7 @@ const (
 )
 
 // trees are the directories of h, in the order they are indexed.
-func (h Home) trees() []tree {
+func (h Scope) trees() []tree {
 	var ts []tree
 	if !h.Standalone {
 		ts = append(ts,
@@ -74,11 +79,11 @@ func (h Home) trees() []tree {
 }
 
 // rel is path as cited: relative to Base, with forward slashes.
-func (h Home) rel(path string) string {
+func (h Scope) rel(path string) string {
 	if r, err := filepath.Rel(h.Base, path); err == nil {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(path)
 }
 
-func (h Home) abs(rel string) string { return filepath.Join(h.Base, filepath.FromSlash(rel)) }
+func (h Scope) abs(rel string) string { return filepath.Join(h.Base, filepath.FromSlash(rel)) }

@@ -1,10 +1,12 @@
-package hooks
+package register
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/zylos/zylos-memory/hooks"
 )
 
 // Entry is one of this binary's hook entries as found in a settings
@@ -16,7 +18,7 @@ type Entry struct {
 
 // ForHome reports whether the entry runs the hook for the home dir.
 func (r Entry) ForHome(dir string) bool {
-	return strings.Contains(r.Command, " --zylos-dir "+shellQuote(dir)+" ")
+	return strings.Contains(r.Command, " --zylos-dir "+hooks.ShellQuote(dir)+" ")
 }
 
 // Binary is the program the entry runs: shellQuote undone for the first
@@ -65,7 +67,7 @@ func Entries(data []byte) (map[string][]Entry, error) {
 	if err := json.Unmarshal(raw, &events); err != nil {
 		return nil, fmt.Errorf(`"hooks": %w`, err)
 	}
-	for _, ev := range allEvents {
+	for _, ev := range hooks.AllEvents() {
 		for _, group := range events[ev.Name] {
 			for _, h := range group.Hooks {
 				if isOwn(h.Command, ev) {
