@@ -12,7 +12,6 @@ import (
 
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/home"
-	"github.com/zylos/zylos-memory/tiers/journal"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -101,7 +100,7 @@ func (th *testHome) save(action records.Action, id, title, decision string) {
 		req.Input = records.InputOf(d)
 	}
 	req.KeepID = true
-	if _, err := th.h.Save(context.Background(), journal.CommandChange("test", ""), req); err != nil {
+	if _, err := th.h.Save(context.Background(), th.h.Command("test"), req); err != nil {
 		th.t.Fatal(err)
 	}
 }
