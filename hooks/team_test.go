@@ -77,23 +77,24 @@ func TestSessionStartKeepsTheTeamsLineWhenCoreIsCut(t *testing.T) {
 func BenchmarkTeamLine(b *testing.B) {
 	l := c4fixture.Home{Convs: -1}.Build(b)
 	teamfixture.Join(b, l, teamfixture.Remote(b), "a", c4fixture.Start)
-	st := team.State{Published: map[string]team.Published{}, History: map[string][]string{}, Seen: map[string]int{},
-		Refused: map[string]string{"decision/deploy-key": "secret: " + teamfixture.KeyRule}, Arrived: 40, Conflicts: 2}
+	book := team.Book{Published: map[string]team.Published{}, History: map[string][]string{}, Seen: map[string]int{}}
+	st := team.State{Refused: map[string]string{"decision/deploy-key": "secret: " + teamfixture.KeyRule}, Arrived: 40, Conflicts: 2}
 	for i := range 5000 {
 		key := fmt.Sprintf("decision/a-decision-of-the-team-%05d", i)
-		st.Published[key] = team.Published{Digest: "0123456789abcdef01234567", Rev: 3}
-		st.History[key] = []string{"0123456789abcdef01234567", "89abcdef0123456789abcdef", "456789abcdef0123456789ab"}
-		st.Seen[key] = 3
+		book.Published[key] = team.Published{Digest: "0123456789abcdef01234567", Rev: 3}
+		book.History[key] = []string{"0123456789abcdef01234567", "89abcdef0123456789abcdef", "456789abcdef0123456789ab"}
+		book.Seen[key] = 3
 	}
-	data, err := json.MarshalIndent(st, "", "  ") // as the sync writes it
-	if err != nil {
-		b.Fatal(err)
+	for path, v := range map[string]any{"state.json": st, "entries.json": book} { // as the sync writes them
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			b.Fatal(err)
+		}
+		testutil.WriteFile(b, filepath.Join(l.StateDir(), "team", path), string(data))
 	}
-	testutil.WriteFile(b, filepath.Join(l.StateDir(), "team", "state.json"), string(data))
 	for b.Loop() {
 		if teamLine(l, "zylos-memory") == "" {
 			b.Fatal("no line")
 		}
 	}
-	b.ReportMetric(float64(len(data))/1e6, "MB-state")
 }

@@ -39,19 +39,13 @@ func filepathHasDots(name string) bool {
 // State is what the exchange remembers between syncs; losing it costs a
 // full comparison on the next sync, never a memory.
 type State struct {
-	// Published is, for each entry this home published, its digest and
-	// revision then.
-	Published map[string]Published `json:"published"`
+	// Book is what the exchange keeps of each entry, in a file of its
+	// own: the readers of the state (SessionStart, doctor) never read it.
+	Book `json:"-"`
 	// LocalStamp is the shared records' folders as the last full sync
 	// found them (see localStamp); Shared is how many entries it shared.
 	LocalStamp string `json:"local_stamp,omitempty"`
 	Shared     int    `json:"shared,omitempty"`
-	// PublishedSet is the digest of the entries published last (setDigest).
-	PublishedSet string `json:"published_set,omitempty"`
-	// History is each entry's lineage in this home (see Entry.History).
-	History map[string][]string `json:"history"`
-	// Seen is the highest revision of each entry a member published.
-	Seen map[string]int `json:"seen"`
 	// Refused are the entries kept local, by key, and why.
 	Refused map[string]string `json:"refused"`
 	// Members are the other homes as the last sync found them.
@@ -65,6 +59,21 @@ type State struct {
 	LastError string `json:"last_error,omitempty"`
 	// ErrorSince is when the failing started (the error is told once).
 	ErrorSince string `json:"error_since,omitempty"`
+}
+
+// Book is what the exchange keeps of each entry, by key: about a hundred
+// bytes each, so a home of thousands of entries keeps it apart from the
+// state every reader reads.
+type Book struct {
+	// Published is, for each entry this home published, its digest and
+	// revision then.
+	Published map[string]Published `json:"published"`
+	// PublishedSet is the digest of the entries published last (setDigest).
+	PublishedSet string `json:"published_set,omitempty"`
+	// History is each entry's lineage in this home (see Entry.History).
+	History map[string][]string `json:"history"`
+	// Seen is the highest revision of each entry a member published.
+	Seen map[string]int `json:"seen"`
 }
 
 // Published is an entry as this home published it last.
@@ -89,6 +98,7 @@ func dir(l tiers.Layout) string { return filepath.Join(l.StateDir(), "team") }
 
 func configPath(l tiers.Layout) string { return filepath.Join(dir(l), "team.json") }
 func statePath(l tiers.Layout) string  { return filepath.Join(dir(l), "state.json") }
+func bookPath(l tiers.Layout) string   { return filepath.Join(dir(l), "entries.json") }
 func repoPath(l tiers.Layout) string   { return filepath.Join(dir(l), "repo.git") }
 
 // announcedPath holds the count of arrivals SessionStart has told.
@@ -117,15 +127,6 @@ func ReadState(l tiers.Layout) State {
 	if data, err := regfile.ReadFileLimit(statePath(l), 64<<20); err == nil {
 		_ = json.Unmarshal(data, &s)
 	}
-	if s.Published == nil {
-		s.Published = map[string]Published{}
-	}
-	if s.History == nil {
-		s.History = map[string][]string{}
-	}
-	if s.Seen == nil {
-		s.Seen = map[string]int{}
-	}
 	if s.Refused == nil {
 		s.Refused = map[string]string{}
 	}
@@ -144,4 +145,23 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, append(data, '\n'), 0o600)
+}
+
+// readBook reads the book of l's entries; an empty one when there is
+// none or it cannot be read (the next sync starts the lineages again).
+func readBook(l tiers.Layout) Book {
+	var b Book
+	if data, err := regfile.ReadFileLimit(bookPath(l), 256<<20); err == nil {
+		_ = json.Unmarshal(data, &b)
+	}
+	if b.Published == nil {
+		b.Published = map[string]Published{}
+	}
+	if b.History == nil {
+		b.History = map[string][]string{}
+	}
+	if b.Seen == nil {
+		b.Seen = map[string]int{}
+	}
+	return b
 }

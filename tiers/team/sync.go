@@ -88,6 +88,7 @@ func Sync(ctx context.Context, h *home.Home, scan Scanner) (*Report, error) {
 	}
 	s := &syncer{h: h, cfg: cfg, repo: r, st: ReadState(h.Layout), scan: scan, now: h.Now(),
 		rep: &Report{Applied: map[string]int{}}}
+	s.st.Book = readBook(h.Layout)
 	err = s.run(ctx)
 	if s.local != nil {
 		s.st.Conflicts = s.conflicts()
@@ -100,6 +101,9 @@ func Sync(ctx context.Context, h *home.Home, scan Scanner) (*Report, error) {
 		s.st.LastError = p.Error()
 	} else {
 		s.st.LastError, s.st.ErrorSince = "", ""
+	}
+	if werr := writeJSON(bookPath(h.Layout), s.st.Book); err == nil {
+		err = werr
 	}
 	if werr := writeJSON(statePath(h.Layout), s.st); err == nil {
 		err = werr
