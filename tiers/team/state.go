@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+	"strings"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
@@ -26,14 +26,21 @@ type Config struct {
 	Joined string `json:"joined_at"`
 }
 
-// names are the names a home may take: they become a ref and a trailer.
-var names = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
-
-// ValidName reports whether name can name a home of a team.
-func ValidName(name string) bool { return names.MatchString(name) && !filepathHasDots(name) }
-
-func filepathHasDots(name string) bool {
-	return name == "." || name == ".." || filepath.Ext(name) == ".lock"
+// ValidName reports whether name can name a home of a team: it becomes
+// a ref and a trailer, so 1 to 63 of lowercase letters, digits, '.', '_'
+// and '-', starting with a letter or a digit, never ending in ".lock".
+// (A loop, not a regexp: a compiled one would cost every process start.)
+func ValidName(name string) bool {
+	if name == "" || len(name) > 63 || strings.HasSuffix(name, ".lock") || strings.Contains(name, "..") {
+		return false
+	}
+	for i, r := range name {
+		plain := r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+		if !plain && (i == 0 || r != '.' && r != '_' && r != '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // State is what the exchange remembers between syncs; losing it costs a

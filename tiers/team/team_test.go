@@ -219,3 +219,15 @@ func TestChangedOnOneSideTakesIt(t *testing.T) {
 		t.Errorf("retire did not travel: %s", got)
 	}
 }
+
+func TestValidName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"laptop": true, "worker-1": true, "a.b_c": true, "0": true, strings.Repeat("a", 63): true,
+		"": false, "-x": false, ".x": false, "X": false, "a b": false, "a/b": false, "a..b": false,
+		"x.lock": false, strings.Repeat("a", 64): false, "é": false,
+	} {
+		if got := ValidName(name); got != want {
+			t.Errorf("ValidName(%q) = %v", name, got)
+		}
+	}
+}
