@@ -10,7 +10,9 @@
 //	- **Decision:** ...
 //
 // The id survives a retitle and a move between files of the same kind;
-// markdown renderers hide the comment. The package owns the whole
+// markdown renderers hide the comment. A record's team (where it came
+// from, whether it is private, a conflict) shows in a team comment on the
+// line after it, of which only the private mark is read back. The package owns the whole
 // crossing: reading entries with their byte spans and ids (through the
 // tiers entry parser), the field mapping between entries and records,
 // rendering a record into its entry while keeping every other byte of the

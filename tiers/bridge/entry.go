@@ -12,6 +12,7 @@ type entry struct {
 	spec       *spec
 	id         string
 	idLine     [2]int // byte range of the id comment's line; zero without one
+	teamLine   [2]int // byte range of the team comment's line; zero without one
 	start, end int
 	problem    string // why the bridge leaves it alone, "" when it does not
 	// takenBy is the entry that holds the id this one names too (see
@@ -85,12 +86,14 @@ func newEntry(s *spec, te entries.Entry, src []byte) entry {
 }
 
 // findID looks for the id comment on its own line inside the entry,
-// outside fenced code. Two id comments in one entry, or one that is not a
-// valid id, make the entry a problem: which record it is cannot be told.
+// outside fenced code, and for the team comment. Two id comments in one
+// entry, or one that is not a valid id, make the entry a problem: which
+// record it is cannot be told; so do two team comments.
 func (e *entry) findID(src []byte) {
 	entries.PlainLines(src, e.start, e.end, func(pos, next int, line string) bool {
 		id, ok := entries.ParseIDComment(line)
 		if !ok {
+			e.findTeam(pos, next, line)
 			return true
 		}
 		switch {
@@ -104,6 +107,20 @@ func (e *entry) findID(src []byte) {
 		return true
 	})
 }
+
+// findTeam notes the line [pos, next) when it is a team comment.
+func (e *entry) findTeam(pos, next int, line string) {
+	if !entries.IsTeamComment(line) {
+		return
+	}
+	if e.hasTeamLine() {
+		e.problem = joinProblem(e.problem, "team comment given twice")
+		return
+	}
+	e.teamLine = [2]int{pos, next}
+}
+
+func (e *entry) hasTeamLine() bool { return e.teamLine != [2]int{} }
 
 // isIDComment reports whether the trimmed line is an id comment.
 func isIDComment(line string) bool {

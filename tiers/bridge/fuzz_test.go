@@ -33,6 +33,8 @@ func FuzzSplice(f *testing.F) {
 	f.Add([]byte("### Tabs\r\n- **Value:** x\r\n<!-- id: tabs -->\r\n### Tabs\n- **Value:** y"), uint8(2))
 	f.Add([]byte("# Ideas\n\n### One\n\ntext\n<!-- id: one -->\nmore\n\n### Two\r\n- item\r\n"), uint8(3))
 	f.Add([]byte("### [2026-01-01] T #\n<!-- id: t -->\n<!-- id: t -->\n- **Decision:** a\n- **Status:** active"), uint8(0))
+	f.Add([]byte("### [2026-01-01] T\n<!-- id: t -->\n<!-- team: from laptop; private -->\n- **Decision:** a\n- **Status:** active\n### [2026-01-02] U\n<!--team:private-->\n- **Decision:** b\n- **Status:** active"), uint8(0))
+	f.Add([]byte("# Ideas\n\n### One\n\ntext\n<!-- team: private (secret: x) -->\nmore\n<!-- id: one -->\nlast\n\n### Two\n<!-- team: conflict -->"), uint8(3))
 	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
 		file := specs[int(which)%len(specs)].file
 		ents := parseEntries(file, src, false)
@@ -80,14 +82,26 @@ func FuzzSplice(f *testing.F) {
 		if err != nil {
 			return // refused: nothing would be written
 		}
-		// Every byte of src is in out, in order: only lines were added.
+		// Every byte of src is in out, in order: only lines were added,
+		// but for the team comments of the rendered entries, which show
+		// their records' teams (a record made of an entry takes only its
+		// private mark).
+		var kept []byte
+		prev := 0
+		for _, e := range ents {
+			if e.hasTeamLine() && sp.touched[e.start] {
+				kept = append(kept, src[prev:e.teamLine[0]]...)
+				prev = e.teamLine[1]
+			}
+		}
+		kept = append(kept, src[prev:]...)
 		j := 0
-		for i := 0; i < len(out) && j < len(src); i++ {
-			if out[i] == src[j] {
+		for i := 0; i < len(out) && j < len(kept); i++ {
+			if out[i] == kept[j] {
 				j++
 			}
 		}
-		if j != len(src) {
+		if j != len(kept) {
 			t.Fatalf("bytes of the file were lost:\n%q\n%q", src, out)
 		}
 		again := newSplice(file, out)
@@ -114,6 +128,9 @@ func FuzzRecordRoundTrip(f *testing.F) {
 	f.Add("C#", "**x**", "`y`", uint8(1))
 	f.Add("日本語", " ", "- list", uint8(2))
 	f.Add("Idea", "some text\n\n  indented", "```\n### fenced\n```", uint8(3))
+	f.Add("Shared", "laptop", "github-pat", uint8(4+1))
+	f.Add("Conflicted", "a;b -->", "", uint8(8+3))
+	f.Add("Private", "x", "y", uint8(12+2))
 	f.Fuzz(func(t *testing.T, title, a, b string, which uint8) {
 		s := &specs[int(which)%len(specs)]
 		title = records.SanitizeTitle(title)
@@ -129,6 +146,16 @@ func FuzzRecordRoundTrip(f *testing.F) {
 			content = map[string]any{"body": a + "\n" + b}
 		}
 		r := &records.Record{ID: "x", Title: title, Category: s.category, CreatedAt: "2026-03-15T10:30:00Z", Content: content}
+		// which's upper bits pick a team: from a, private by hand or for
+		// a secret of rule b, with a conflict.
+		switch which / uint8(len(specs)) % 4 {
+		case 1:
+			r.Team = &records.Team{Origin: a}
+		case 2:
+			r.Team = &records.Team{Origin: a, Private: records.SecretMark(b), Conflict: &records.Conflict{Home: b}}
+		case 3:
+			r.Team = &records.Team{Private: records.PrivateByHand, Conflict: &records.Conflict{}}
+		}
 		es := parseEntries(s.file, []byte(s.block(r, "\n")), false)
 		if len(es) != 1 {
 			return // a value that starts a new block (a heading) is not a field
@@ -136,8 +163,14 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		if _, end := es[0].Span(); end != len(s.block(r, "\n")) {
 			return // a note's text that ends the entry (a heading) is refused by the splice proof
 		}
+		if s.kind == entries.KindGeneric && teamLineOf(es[0].Text) != s.recordProjection(r).team {
+			return // so is one with a line of its own that reads as a team comment
+		}
 		if es[0].problem == "" && !s.same(es[0].Entry, r) {
 			t.Fatalf("rendered entry reads back differently:\n%s\n%+v\n%+v", s.block(r, "\n"), s.entryProjection(es[0].Entry), s.shown(r))
+		}
+		if es[0].problem == "" && s.entryProjection(es[0].Entry).team != s.recordProjection(r).team {
+			t.Fatalf("rendered entry shows another team:\n%s\n%+v", s.block(r, "\n"), r.Team)
 		}
 	})
 }

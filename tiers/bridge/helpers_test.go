@@ -46,10 +46,11 @@ var idLines = regexp.MustCompile(`(?m)^<!-- id: [a-z0-9-]+ -->\r?\n`)
 // withoutIDs drops the id comment lines the bridge adds.
 func withoutIDs(s string) string { return idLines.ReplaceAllString(s, "") }
 
-// writeOp is a records write in h's root, its document given.
+// writeOp is a records write in h's root, its document given; FromTeam
+// makes it a team exchange's (see records.WriteRequest).
 type writeOp struct {
-	Action, Target, Category, Hash, Reason string
-	Doc                                    map[string]any
+	Action, Target, Category, Hash, Reason, FromTeam string
+	Doc                                              map[string]any
 }
 
 // write runs one records write through the view, as records write does.
@@ -72,7 +73,7 @@ func (h Memory) writeWith(view records.View, o writeOp) (records.Answer, error) 
 	if err != nil {
 		return nil, err
 	}
-	r := records.WriteRequest{Action: action, Target: target, Hash: o.Hash, Reason: o.Reason, Now: h.Now, View: view}
+	r := records.WriteRequest{Action: action, Target: target, Hash: o.Hash, Reason: o.Reason, Now: h.Now, View: view, FromTeam: o.FromTeam}
 	if o.Doc != nil {
 		r.Input = records.InputOf(o.Doc)
 	}

@@ -39,6 +39,26 @@ func idGrowth(f *viewFile, e entry, id string) int {
 	return len(entries.IDComment(id)) - len(entries.IDComment(e.id))
 }
 
+// teamGrowth is what making the team comment of entry e of f read line
+// ("" for none) adds to f.
+func teamGrowth(f *viewFile, e entry, line string) int {
+	switch {
+	case e.hasTeamLine() && line == "":
+		return e.teamLine[0] - e.teamLine[1]
+	case e.hasTeamLine():
+		return len(line) - (contentEnd(f.src, e.teamLine[0], e.teamLine[1]) - e.teamLine[0])
+	case line == "":
+		return 0
+	}
+	return len(line) + len(lineEnding(f.src[e.start:e.end]))
+}
+
+// renderGrowth is what rendering a record of id whose team comment is
+// team into entry e of f adds to f.
+func renderGrowth(f *viewFile, e entry, id, team string) int {
+	return idGrowth(f, e, id) + teamGrowth(f, e, team)
+}
+
 // overflow is the problem of what (an id comment, an entry) that does not
 // fit in f.
 func (in *ingester) overflow(f *viewFile, what string) string {

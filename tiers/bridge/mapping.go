@@ -106,6 +106,18 @@ type projection struct {
 	title, date string
 	fields      [maxFields]string
 	body        string // a note's text (see noteBody)
+	// team is the entry's team comment line (trimmed), "" without one;
+	// private says it marks the entry private, the one part of it read
+	// into the record (see said).
+	team    string
+	private bool
+}
+
+// said is the part of p an entry says to its record: all of it but the
+// team comment's attributes that are only shown (from, conflict).
+func (p projection) said() projection {
+	p.team = ""
+	return p
 }
 
 // entryProjection reads an entry. The title is sanitized as records
@@ -128,13 +140,50 @@ func (s *spec) entryProjection(e entries.Entry) projection {
 	if s.kind == entries.KindGeneric {
 		p.body = noteBody(e.Text, true)
 	}
+	if p.team = teamLineOf(e.Text); p.team != "" {
+		t, _ := entries.ParseTeamComment(p.team)
+		p.private = t.Private
+	}
 	return p
 }
 
+// teamLineOf is the first team comment line of an entry's text, outside
+// fenced code (trimmed), or "".
+func teamLineOf(text string) string {
+	if !strings.Contains(text, "team:") {
+		return ""
+	}
+	found := ""
+	src := []byte(text)
+	entries.PlainLines(src, 0, len(src), func(_, _ int, line string) bool {
+		if entries.IsTeamComment(line) {
+			found = line
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// teamShown is what the team comment of an entry shows of its record's
+// team: its origin, whether it is private (and why, unless by hand), and
+// whether it has a conflict.
+func teamShown(t *records.Team) entries.Team {
+	if t == nil {
+		return entries.Team{}
+	}
+	shown := entries.Team{From: t.Origin, Private: t.Private != "", Conflict: t.Conflict != nil}
+	if t.Private != records.PrivateByHand {
+		shown.Why = t.Private
+	}
+	return shown
+}
+
 // noteBody is a note's text as both sides compare it: the lines under
-// the heading (without it, and without the id comment when entry is
-// set), "\r\n" read as "\n", blank lines before and after dropped. Every
-// other byte, indentation and trailing spaces included, counts.
+// the heading (without it, and without the id and team comments when
+// entry is set), "\r\n" read as "\n", blank lines before and after
+// dropped. Every other byte, indentation and trailing spaces included,
+// counts.
 func noteBody(text string, entry bool) string {
 	lines := strings.Split(text, "\n")
 	if entry {
@@ -153,7 +202,7 @@ func noteBody(text string, entry bool) string {
 			}
 		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
 			fence = t[:3]
-		case isIDComment(t):
+		case isIDComment(t), entries.IsTeamComment(t):
 			continue
 		}
 		kept = append(kept, l)
@@ -187,7 +236,14 @@ func (s *spec) recordProjection(r *records.Record) projection {
 	if s.kind == entries.KindGeneric {
 		p.body = noteBody(contentString(r, "body"), false)
 	}
+	p.team, p.private = recordTeam(r)
 	return p
+}
+
+// recordTeam is the team comment line of r's entry ("" for none) and
+// whether r is private.
+func recordTeam(r *records.Record) (string, bool) {
+	return entries.TeamComment(teamShown(r.Team)), r.Team != nil && r.Team.Private != ""
 }
 
 const dateLayout = "2006-01-02"
@@ -246,10 +302,11 @@ func (s *spec) contentValue(i int, v string) string {
 	return v
 }
 
-// newDoc is the record made from entry e, to be stored as id. Content
-// the markdown has no field for gets a value the schema accepts: a
-// decision's rationale is its context (else its decision), a
-// preference's topic is its title and its strength "default".
+// newDoc is the record made from entry e, to be stored as id, private
+// by hand when its team comment says private. Content the markdown has
+// no field for gets a value the schema accepts: a decision's rationale
+// is its context (else its decision), a preference's topic is its title
+// and its strength "default".
 func (s *spec) newDoc(e entries.Entry, id, rel, now string) map[string]any {
 	p := s.entryProjection(e)
 	content := map[string]any{}
@@ -278,14 +335,18 @@ func (s *spec) newDoc(e entries.Entry, id, rel, now string) map[string]any {
 	}
 	d := records.NewDocument(s.category, id, p.title, now)
 	d["tags"], d["related_files"], d["content"] = []any{tag}, []any{"memory/" + rel}, content
+	if p.private {
+		records.SetTeam(d, records.Team{Private: records.PrivateByHand})
+	}
 	records.AddChange(d, now, "created from the entry in memory/"+rel)
 	return d
 }
 
-// updateDoc is st's record with what entry e says: its title and every
-// mapped field that differs from what the record shows, its file listed
-// in related_files (last, as where the entry lives now), and a change
-// with summary. Everything else of the record is kept.
+// updateDoc is st's record with what entry e says: its title, every
+// mapped field that differs from what the record shows and a private
+// mark put on or taken off, its file listed in related_files (last, as
+// where the entry lives now), and a change with summary. Everything else
+// of the record is kept.
 func (s *spec) updateDoc(st *stored, e entries.Entry, rel, now, summary string) (map[string]any, error) {
 	d, err := decodeObject(st.data)
 	if err != nil {
@@ -308,6 +369,16 @@ func (s *spec) updateDoc(st *stored, e entries.Entry, rel, now, summary string) 
 	}
 	if s.kind == entries.KindDecision && have.date != shown.date {
 		content["date"] = have.date
+	}
+	if have.private != shown.private {
+		// A private mark written or removed by hand; the origin and the
+		// conflict are the records writer's to keep.
+		t := records.TeamOf(d)
+		t.Private = ""
+		if have.private {
+			t.Private = records.PrivateByHand
+		}
+		records.SetTeam(d, t)
 	}
 	file := "memory/" + rel
 	related, _ := d["related_files"].([]any)

@@ -83,7 +83,10 @@ func (in *ingester) savePairs() {
 
 // digest sums what the entry says to its record: its file, its id and
 // its projection (which takes a project's status from its section, outside
-// the entry's bytes).
+// the entry's bytes), its team comment included: an edit of that line
+// makes the ingest read the record, to take in a private mark or show the
+// record's team again. An entry without one sums as before the team
+// comment existed, so the pairs of such entries stay good.
 func (e *entry) digest() string {
 	if e.sum != "" {
 		return e.sum
@@ -91,7 +94,11 @@ func (e *entry) digest() string {
 	p := e.spec.entryProjection(e.Entry)
 	h := sha256.New()
 	var n [8]byte
-	for _, s := range []string{e.File, e.id, p.title, p.date, p.fields[0], p.fields[1], p.fields[2], p.body} {
+	parts, k := [...]string{e.File, e.id, p.title, p.date, p.fields[0], p.fields[1], p.fields[2], p.body, p.team}, 8
+	if p.team != "" {
+		k++
+	}
+	for _, s := range parts[:k] {
 		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
 		h.Write(n[:])
 		io.WriteString(h, s)

@@ -18,7 +18,8 @@ import (
 // does: the same report and the same bytes, after hand edits of every
 // kind: a field changed, an entry deleted, pasted twice, moved, retitled
 // or stripped of its id, a section heading moved, a record rewritten or
-// deleted behind the markdown's back.
+// deleted behind the markdown's back, a team line written by hand, a
+// record given a team behind the markdown's back.
 func TestPairsAreInvisible(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 120; i++ {
@@ -85,7 +86,7 @@ func mutate(t *testing.T, r *rand.Rand, file string, homes ...Memory) string {
 		}
 		return starts[k], end, true
 	}
-	switch r.IntN(9) {
+	switch r.IntN(11) {
 	case 0:
 		edit(func(s string) string {
 			for _, v := range []string{"plain value", "ünïcödé ✓", "a: b", "stated", "active", "completed", "2026-01-02"} {
@@ -144,6 +145,27 @@ func mutate(t *testing.T, r *rand.Rand, file string, homes ...Memory) string {
 			}
 		}
 		return "record rewritten"
+	case 8:
+		line := []string{"<!-- team: private -->", "<!-- team: from laptop -->", "<!--team: private; conflict-->"}[which%3]
+		edit(func(s string) string {
+			if a, b, ok := pick(s); ok {
+				if loc := idLines.FindStringIndex(s[a:b]); loc != nil {
+					at := a + loc[1]
+					return s[:at] + line + "\n" + s[at:]
+				}
+			}
+			return s
+		})
+		return "team line written by hand"
+	case 9:
+		for _, h := range homes {
+			if ps := recordFiles(t, h); len(ps) > 0 {
+				p := ps[which%len(ps)]
+				data := testutil.ReadFile(t, p)
+				testutil.WriteFile(t, p, strings.Replace(data, `"title": "`, `"team": {"origin": "laptop", "private": "by hand"}, "title": "`, 1))
+			}
+		}
+		return "record given a team"
 	default:
 		for _, h := range homes {
 			if ps := recordFiles(t, h); len(ps) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zylos/zylos-memory/tiers/entries"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -160,7 +161,7 @@ func (in *ingester) join(f *viewFile, e entry) error {
 		}
 		in.ids.claimed[st.key()] = true
 		if e.spec.same(e.Entry, st.rec) {
-			if !in.edits.fits(f, idGrowth(f, e, st.id)) {
+			if !in.edits.fits(f, renderGrowth(f, e, st.id, e.spec.recordProjection(st.rec).team)) {
 				in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
 				return nil
 			}
@@ -184,7 +185,13 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 		in.report.Deferred++
 		return nil
 	}
-	if e.id != id && !in.edits.fits(f, idGrowth(f, e, id)) {
+	// The record made of the entry shows a private mark (by hand) as the
+	// entry's team comment, and nothing else of it.
+	team := ""
+	if e.hasTeamLine() {
+		team = entries.TeamComment(entries.Team{Private: e.spec.entryProjection(e.Entry).private})
+	}
+	if e.id != id && !in.edits.fits(f, renderGrowth(f, e, id, team)) {
 		in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its id comment")))
 		return nil
 	}
@@ -209,8 +216,9 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 	in.note(c)
 	if e.id != id {
 		in.edits.splice(f).render(e, rec)
+		return nil
 	}
-	return nil
+	return in.showTeam(f, e, abs, rec, false)
 }
 
 // update brings st in line with entry e when they differ or the record
@@ -219,7 +227,7 @@ func (in *ingester) create(f *viewFile, e entry, id, action, detail string) erro
 func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error {
 	same, named := e.spec.same(e.Entry, st.rec), e.spec.namesFile(st.rec, f.rel)
 	if same && named && e.spec.homeFile(st.rec) == f.rel {
-		return nil
+		return in.showTeam(f, e, st.abs, st.rec, true)
 	}
 	summary, action := "hand edit of memory/"+f.rel, "updated"
 	if in.Reason != "" {
@@ -240,10 +248,48 @@ func (in *ingester) update(f *viewFile, e entry, st *stored, joined bool) error 
 	if err := in.records.update(st.abs, d, records.Hash(st.data)); err != nil {
 		return in.failed(f, e, err)
 	}
+	if !joined && (e.hasTeamLine() || st.rec.Team != nil) {
+		// The write may have changed what the team comment shows (a
+		// private mark taken in, a conflict the edit resolved).
+		if err := in.reread(st); err != nil {
+			return err
+		}
+		if err := in.showTeam(f, e, st.abs, st.rec, false); err != nil {
+			return err
+		}
+	}
 	if same && (named || joined) {
 		return nil // the entry is where the record says, or said so already
 	}
 	in.note(c)
+	return nil
+}
+
+// showTeam puts the team comment of rec (stored at abs) on entry e when
+// the entry says what rec says but shows another team comment: the line
+// is the record's to show, so one edited or removed by hand (its from or
+// conflict; a private mark is taken in first) or changed by the record's
+// write is written again. noted reports it as a change of its own.
+func (in *ingester) showTeam(f *viewFile, e entry, abs string, rec *records.Record, noted bool) error {
+	// shown's team comment is the record's: no rendering need be parsed
+	// to tell that the entry shows it.
+	if line, _ := recordTeam(rec); teamLineOf(e.Text) == line {
+		return nil
+	}
+	want := e.spec.shown(rec)
+	if e.spec.entryProjection(e.Entry).said() != want.said() {
+		return nil
+	}
+	if !in.edits.fits(f, teamGrowth(f, e, want.team)) {
+		in.report.Problems = append(in.report.Problems, entryProblem(f, e, in.overflow(f, "its team comment")))
+		return nil
+	}
+	if noted {
+		in.note(Change{Action: "rendered", Target: in.shown(abs), File: "memory/" + f.rel, Line: e.Line, Title: e.Title, Detail: "its team comment shows the record's team again"})
+	}
+	if !in.dry {
+		in.edits.splice(f).render(e, rec)
+	}
 	return nil
 }
 

@@ -13,6 +13,9 @@ import (
 func (s *spec) block(r *records.Record, nl string) string {
 	p := s.recordProjection(r)
 	lines := []string{s.heading(p), entries.IDComment(r.ID)}
+	if p.team != "" {
+		lines = append(lines, p.team)
+	}
 	for i, f := range s.fields {
 		if p.fields[i] != "" || f.required {
 			lines = append(lines, fieldLine("- ", f.name, p.fields[i]))
@@ -46,22 +49,28 @@ func fieldLine(marker, name, value string) string {
 
 // shown is the projection of r's entry as the entry parser reads it back:
 // what markdown does to a value (a closing '#', emphasis markers) is
-// accounted for by parsing the rendered block.
+// accounted for by parsing the rendered block. Its team comment is the
+// record's own, whatever the parse reads: a rendering that reads back
+// another (a note's text with a line of its own that reads as a team
+// comment) does not show the record, and the splice proof refuses it.
 func (s *spec) shown(r *records.Record) projection {
 	name := s.file
 	es := entries.Parse(name, []byte(s.block(r, "\n")))
 	if len(es) != 1 {
 		return s.recordProjection(r)
 	}
-	return s.entryProjection(es[0])
+	p := s.entryProjection(es[0])
+	p.team, p.private = recordTeam(r)
+	return p
 }
 
-// same reports whether entry e says what record r says. The plain
+// same reports whether entry e says what record r says (its team
+// comment's shown attributes aside: see projection.said). The plain
 // comparison settles almost every entry; only a difference is checked
 // against the parsed rendering.
 func (s *spec) same(e entries.Entry, r *records.Record) bool {
-	have := s.entryProjection(e)
-	return have == s.recordProjection(r) || have == s.shown(r)
+	have := s.entryProjection(e).said()
+	return have == s.recordProjection(r).said() || have == s.shown(r).said()
 }
 
 // edit replaces src[start:end] with text.
@@ -120,9 +129,11 @@ func insertLine(src []byte, pos int, line, nl string) edit {
 }
 
 // entryEdits are the edits that make entry e show record r: the heading,
-// the id comment and each field that differs are rewritten in place (a
-// field's list marker and indentation kept), missing fields are added
-// after the last field. Every other byte of the entry stays.
+// the id comment, the team comment and each field that differs are
+// rewritten in place (a field's list marker and indentation kept); a
+// missing team comment is added after the id comment (and dropped when
+// the record's team has nothing to show), missing fields after the last
+// field. Every other byte of the entry stays.
 func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 	want, have, text := s.shown(r), s.entryProjection(e.Entry), s.recordProjection(r)
 	nl := lineEnding(src[e.start:e.end])
@@ -138,8 +149,14 @@ func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 	case e.id != r.ID:
 		out = append(out, edit{e.idLine[0], contentEnd(src, e.idLine[0], e.idLine[1]), entries.IDComment(r.ID)})
 	}
+	if have.team != want.team {
+		out = append(out, teamEdit(src, e, headEnd, text.team, nl))
+	}
 	if e.id != "" && e.idLine[1] > after {
 		after = e.idLine[1]
+	}
+	if e.hasTeamLine() && e.teamLine[1] > after {
+		after = e.teamLine[1]
 	}
 	for _, f := range s.fields {
 		if _, end, ok := e.FieldSpan(f.name); ok && end > after {
@@ -163,21 +180,37 @@ func (s *spec) entryEdits(src []byte, e entry, r *records.Record) []edit {
 		out = append(out, edit{start, contentEnd(src, start, end), fieldLine(marker, f.name, text.fields[i])})
 	}
 	if have.body != want.body {
-		out = bodyEdit(src, e, r, text.body, after, nl, out)
+		out = bodyEdit(src, e, r, text, after, nl, out)
 	}
 	sortEdits(out)
 	return out
 }
 
+// teamEdit makes the entry's team comment line: line rewrites the one
+// there (indentation dropped, as for the id comment), "" takes it out; an
+// entry without one gets it after its id comment, or after its heading
+// (headEnd) when the id comment is being added there too.
+func teamEdit(src []byte, e entry, headEnd int, line, nl string) edit {
+	switch {
+	case e.hasTeamLine() && line == "":
+		return edit{e.teamLine[0], e.teamLine[1], ""}
+	case e.hasTeamLine():
+		return edit{e.teamLine[0], contentEnd(src, e.teamLine[0], e.teamLine[1]), line}
+	case e.id != "":
+		return insertLine(src, e.idLine[1], line, nl)
+	}
+	return insertLine(src, headEnd, line, nl)
+}
+
 // bodyEdit rewrites a note's text: the lines from its first to its last
-// line that is neither blank nor the id comment. An id comment between
-// them is written again at the top of the new text (dropping its own
-// edit from out); blank lines around the text stay.
-func bodyEdit(src []byte, e entry, r *records.Record, body string, after int, nl string, out []edit) []edit {
+// line that is neither blank nor the id or team comment. The comments
+// between them are written again at the top of the new text (dropping
+// their own edits from out); blank lines around the text stay.
+func bodyEdit(src []byte, e entry, r *records.Record, text projection, after int, nl string, out []edit) []edit {
 	first, last := -1, -1
 	for pos := lineAfter(src, e.start); pos < e.end; pos = lineAfter(src, pos) {
 		line := src[pos:contentEnd(src, pos, lineAfter(src, pos))]
-		if (e.id != "" && pos == e.idLine[0]) || len(bytes.TrimSpace(line)) == 0 {
+		if (e.id != "" && pos == e.idLine[0]) || (e.hasTeamLine() && pos == e.teamLine[0]) || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		if first < 0 {
@@ -185,27 +218,42 @@ func bodyEdit(src []byte, e entry, r *records.Record, body string, after int, nl
 		}
 		last = contentEnd(src, pos, lineAfter(src, pos))
 	}
-	text := strings.ReplaceAll(body, "\n", nl)
+	body := strings.ReplaceAll(text.body, "\n", nl)
 	if first < 0 {
-		if text == "" {
+		if body == "" {
 			return out
 		}
-		return append(out, insertLine(src, after, text, nl))
+		return append(out, insertLine(src, after, body, nl))
 	}
-	if e.id != "" && e.idLine[0] > first && e.idLine[0] < last {
+	inside := func(pos int) bool { return pos > first && pos < last }
+	idInside := e.id != "" && inside(e.idLine[0])
+	// A team comment to add goes after the id comment: inside too when
+	// that is.
+	teamInside := e.hasTeamLine() && inside(e.teamLine[0]) || !e.hasTeamLine() && idInside
+	var head []string
+	if idInside {
+		head = append(head, entries.IDComment(r.ID))
+	}
+	if teamInside && text.team != "" {
+		head = append(head, text.team)
+	}
+	if idInside || teamInside {
 		kept := out[:0]
 		for _, ed := range out {
-			if ed.start != e.idLine[0] {
+			if !inside(ed.start) {
 				kept = append(kept, ed)
 			}
 		}
-		out, text = kept, entries.IDComment(r.ID)+nl+text
+		out = kept
 	}
-	if text == "" {
+	if len(head) > 0 {
+		body = strings.Join(append(head, body), nl)
+	}
+	if body == "" {
 		// Drop the lines with their line end; the blank lines stay.
 		return append(out, edit{first, lineAfter(src, last), ""})
 	}
-	return append(out, edit{first, last, text})
+	return append(out, edit{first, last, body})
 }
 
 func sortEdits(edits []edit) {

@@ -38,6 +38,9 @@ func (w *writer) lifecycle() (Answer, error) {
 	if status, _ := ans.Get("status").(string); err != nil || strings.HasPrefix(status, "already_") {
 		return ans, err
 	}
+	if w.FromTeam == "" {
+		resolveOnMove(d, w.now())
+	}
 	out, err := d.bytes()
 	if err != nil {
 		return nil, fmt.Errorf("encode record: %w", err)

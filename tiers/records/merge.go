@@ -27,10 +27,11 @@ type merger struct {
 	old, new doc
 	now      time.Time
 	warn     func(string)
+	fromTeam string // the write's FromTeam
 }
 
 func (m *merger) run() error {
-	for _, step := range []func() error{m.keepImmutable, m.keepStatus, m.mergeTags, m.mergeRelatedFiles, m.mergeChanges} {
+	for _, step := range []func() error{m.keepImmutable, m.keepStatus, m.mergeTags, m.mergeRelatedFiles, m.mergeTeam, m.mergeChanges} {
 		if err := step(); err != nil {
 			return err
 		}

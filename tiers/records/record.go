@@ -58,6 +58,7 @@ type Record struct {
 	RetiredReason  string         `json:"retired_reason,omitempty"`
 	ArchivedAt     string         `json:"archived_at,omitempty"`
 	ArchivedReason string         `json:"archived_reason,omitempty"`
+	Team           *Team          `json:"team,omitempty"`
 }
 
 // Status is the record's lifecycle status; files from before

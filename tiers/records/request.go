@@ -56,8 +56,12 @@ type WriteRequest struct {
 	Warn   func(Warning) // nil drops them
 	// View, when set, is kept in step with the write under the lock.
 	View View
-	// FromTeam is the home of the team a team sync applies the change
-	// from; "" for every other write.
+	// FromTeam names the home a team exchange applies this change from;
+	// "" for every other write. Only such a write sets or changes the
+	// record's team origin and conflict: any other keeps the stored ones
+	// whatever its input says, and resolves the conflict (drops it, and
+	// logs it) when it changes the record's title, tags, content or
+	// status. The private mark is any write's to set or clear.
 	FromTeam string
 }
 

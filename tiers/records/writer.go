@@ -47,6 +47,7 @@ func (w *writer) readStored() ([]byte, doc, error) {
 func (w *writer) create(d doc) (Answer, error) {
 	autoFix(d, true, w.Now, w.Warn)
 	capTags(d, w.Warn)
+	createTeam(d, w.FromTeam)
 	d["record_status"] = StatusActive
 	for _, f := range lifecycleFields {
 		delete(d, f)
@@ -117,7 +118,7 @@ func (w *writer) update(d doc) (Answer, error) {
 	}
 	inheritMissing(old, d)
 	autoFix(d, false, w.Now, w.Warn)
-	m := &merger{root: w.root(), old: old, new: d, now: w.Now, warn: w.note}
+	m := &merger{root: w.root(), old: old, new: d, now: w.Now, warn: w.note, fromTeam: w.FromTeam}
 	if err := m.run(); err != nil {
 		return nil, err
 	}
