@@ -158,7 +158,7 @@ func (s *site) conflict(c team.ConflictEntry) conflictView {
 		v.Rows = append(v.Rows, conflictRow{Field: field, Entry: entry, Kept: kept, Differs: entry != kept})
 	}
 	row("title", rec.Title, c.Conflict.Title)
-	row("record_status", rec.Status(), c.Conflict.Status)
+	row("record_status", rec.Status(), c.Conflict.RecordStatus)
 	fields := make([]string, 0, len(rec.Content)+len(c.Conflict.Content))
 	for k := range rec.Content {
 		fields = append(fields, k)

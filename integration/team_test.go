@@ -47,11 +47,13 @@ func gitDaemon(t *testing.T, base, repo string) string {
 	l.Close()
 	cmd := exec.Command("git", "daemon", "--export-all", "--enable=receive-pack", "--reuseaddr",
 		"--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), "--base-path="+base, base)
-	cmd.Stderr = os.Stderr
+	// Its own process group: the daemon's children (one upload-pack or
+	// receive-pack a connection) go with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Skipf("git daemon: %v", err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 	for i := 0; i < 100; i++ {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()

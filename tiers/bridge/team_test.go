@@ -18,7 +18,7 @@ var teamDecisions = func() string {
 }()
 
 // teamHome is a home whose decisions.md holds teamDecisions, ingested.
-func teamHome(t *testing.T) Home {
+func teamHome(t *testing.T) Memory {
 	t.Helper()
 	h := newHome(t, map[string]string{"reference/decisions.md": teamDecisions})
 	mustIngest(t, h)
@@ -28,7 +28,7 @@ func teamHome(t *testing.T) Home {
 // update writes the record of category/id again through the view, from
 // the team exchange of home from ("" for an ordinary write), edit
 // changing its stored document.
-func (h Home) update(t *testing.T, category, id, from string, edit func(map[string]any)) {
+func (h Memory) update(t *testing.T, category, id, from string, edit func(map[string]any)) {
 	t.Helper()
 	target := h.recordPath(category, id)
 	data := testutil.ReadFile(t, target)

@@ -22,7 +22,7 @@ type step struct {
 	// take sets the record to their text; keep leaves ours.
 	take bool
 	// conflict is the record's conflict after the step (nil: none).
-	conflict *Conflict
+	conflict *records.Conflict
 	create   bool
 	// found is set when the step found a conflict.
 	found bool
@@ -149,7 +149,7 @@ func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	st.conflict = o.conflict
 	switch {
 	case ours.text() == t.text():
-		if t.Conflict != nil && o.conflict == nil && t.Conflict.text() != ours.text() {
+		if t.Conflict != nil && o.conflict == nil && conflictText(t.Conflict) != ours.text() {
 			st.conflict = t.Conflict // a conflict found there is shown here too
 		}
 		st.history = joined(mine, t.History, ours.textDigest())
@@ -161,7 +161,7 @@ func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	case slices.Contains(t.History, ours.textDigest()):
 		// they changed from our text: theirs is the newer
 		st.take, st.conflict = true, t.Conflict
-		if st.conflict != nil && st.conflict.text() == t.text() {
+		if st.conflict != nil && conflictText(st.conflict) == t.text() {
 			st.conflict = nil
 		}
 		st.history = lineage(t.History, t.textDigest())
@@ -169,7 +169,7 @@ func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	case slices.Contains(mine, t.textDigest()):
 		return st, false // we changed from their text: ours is the newer
 	}
-	if o.conflict != nil && o.conflict.text() == t.text() {
+	if o.conflict != nil && conflictText(o.conflict) == t.text() {
 		return st, false // this very conflict is kept already
 	}
 	// Changed on both sides: both texts are kept, the entry the one of the
@@ -181,10 +181,10 @@ func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	at := s.now.UTC().Format(time.RFC3339)
 	if t.Rev > ourRev || t.Rev == ourRev && member > s.cfg.Name {
 		st.take = true
-		st.conflict = &Conflict{Home: s.cfg.Name, At: at, Title: ours.Title, Content: ours.Content, Tags: ours.Tags, Status: ours.Status}
+		st.conflict = &records.Conflict{Home: s.cfg.Name, At: at, Title: ours.Title, Content: ours.Content, Tags: ours.Tags, RecordStatus: ours.Status}
 		st.history = joined(mine, t.History, t.textDigest())
 	} else {
-		st.conflict = &Conflict{Home: member, At: at, Title: t.Title, Content: t.Content, Tags: t.Tags, Status: t.Status}
+		st.conflict = &records.Conflict{Home: member, At: at, Title: t.Title, Content: t.Content, Tags: t.Tags, RecordStatus: t.Status}
 		st.history = joined(mine, t.History, ours.textDigest())
 	}
 	return st, true
@@ -286,7 +286,7 @@ func (s *syncer) created(member string, st step) map[string]any {
 	if len(related) > 0 {
 		d["related_files"] = related
 	}
-	setTeam(d, origin, "", st.conflict)
+	records.SetTeam(d, records.Team{Origin: origin, Conflict: st.conflict})
 	records.AddChange(d, now, "from "+member+" (team)")
 	return d
 }
@@ -310,7 +310,7 @@ func (s *syncer) apply(member string, st step) error {
 		summary = fmt.Sprintf("conflict: %s's text and this home's both kept; %s's is the entry", member, map[bool]string{true: member, false: "this home"}[st.take])
 	}
 	d["tags"] = anyList(union(o.entry.Tags, t.Tags))
-	setTeam(d, o.origin, o.private, st.conflict)
+	records.SetTeam(d, records.Team{Origin: o.origin, Private: o.private, Conflict: st.conflict})
 	records.AddChange(d, now, summary)
 	if status != o.entry.Status {
 		// the text first, as an active record, then the status move
@@ -403,7 +403,7 @@ func (s *syncer) do(member string, req records.WriteRequest, abs string) (record
 // entry shows it.
 func (s *syncer) markPrivate(l *local, why string) error {
 	d := clone(l.doc)
-	setTeam(d, l.origin, why, l.conflict)
+	records.SetTeam(d, records.Team{Origin: l.origin, Private: why, Conflict: l.conflict})
 	records.AddChange(d, s.now.UTC().Format(time.RFC3339), "kept local by the team: "+why)
 	_, err := s.do("", records.WriteRequest{Action: records.ActionUpdate, Input: records.InputOf(d), Hash: l.hash, KeepID: true}, l.abs)
 	return err

@@ -40,7 +40,7 @@ type Entry struct {
 	// conflict goes to the higher (wall clocks play no part).
 	Rev int `json:"rev"`
 	// Conflict is a text that lost a conflict, kept until resolved.
-	Conflict *Conflict `json:"conflict,omitempty"`
+	Conflict *records.Conflict `json:"conflict,omitempty"`
 	// History lists the digests of the texts the entry had, oldest first,
 	// its own last: a text in another home's history is one it changed
 	// from, so what changed is decided by lineage, never by a clock.
@@ -51,17 +51,6 @@ type Entry struct {
 
 // historyCap bounds an entry's history.
 const historyCap = 32
-
-// Conflict is the text of an entry that lost a conflict: the home that
-// wrote it, when it was found, and what it said.
-type Conflict struct {
-	Home    string         `json:"home"`
-	At      string         `json:"at"`
-	Title   string         `json:"title"`
-	Content map[string]any `json:"content"`
-	Tags    []string       `json:"tags,omitempty"`
-	Status  string         `json:"record_status,omitempty"`
-}
 
 // key is the entry's identity: category and id.
 func (e *Entry) key() string { return e.Category + "/" + e.ID }
@@ -75,12 +64,12 @@ func (e *Entry) text() string {
 	return canonical(map[string]any{"title": e.Title, "content": e.Content, "record_status": e.Status})
 }
 
-// conflictText is what a conflict says, compared as text is.
-func (c *Conflict) text() string {
+// conflictText is what a conflict says, compared as an entry's text is.
+func conflictText(c *records.Conflict) string {
 	if c == nil {
 		return ""
 	}
-	return canonical(map[string]any{"title": c.Title, "content": c.Content, "record_status": c.Status})
+	return canonical(map[string]any{"title": c.Title, "content": c.Content, "record_status": c.RecordStatus})
 }
 
 // textDigest is a short stable hash of the entry's text.
@@ -94,7 +83,7 @@ func shortHash(s string) string {
 // digest is a short stable hash of the entry's text and its conflict:
 // what a publish compares to know whether the entry changed.
 func (e *Entry) digest() string {
-	return shortHash(e.text() + "\x00" + e.Conflict.text() + "\x00" + canonical(sortedTags(e.Tags)))
+	return shortHash(e.text() + "\x00" + conflictText(e.Conflict) + "\x00" + canonical(sortedTags(e.Tags)))
 }
 
 func sortedTags(tags []string) []string {

@@ -24,7 +24,7 @@ type local struct {
 	entry    *Entry
 	origin   string
 	private  string
-	conflict *Conflict
+	conflict *records.Conflict
 }
 
 // readLocal reads this home's records of the shared categories, by key.
@@ -82,48 +82,9 @@ func localOf(abs string, data []byte) (*local, error) {
 		RetiredReason: r.RetiredReason, ArchivedReason: r.ArchivedReason,
 	}
 	l := &local{abs: abs, doc: d, hash: records.Hash(data), entry: e}
-	if t, ok := d["team"].(map[string]any); ok {
-		l.origin, _ = t["origin"].(string)
-		l.private, _ = t["private"].(string)
-		if c, ok := t["conflict"].(map[string]any); ok {
-			if raw, err := json.Marshal(c); err == nil {
-				var conflict Conflict
-				if json.Unmarshal(raw, &conflict) == nil {
-					l.conflict = &conflict
-				}
-			}
-		}
-	}
+	t := records.TeamOf(d)
+	l.origin, l.private, l.conflict = t.Origin, t.Private, t.Conflict
 	return l, nil
-}
-
-// teamField is the record's "team" object for origin, privacy and
-// conflict; nil when there is nothing to say.
-func teamField(origin, private string, c *Conflict) map[string]any {
-	t := map[string]any{}
-	if origin != "" {
-		t["origin"] = origin
-	}
-	if private != "" {
-		t["private"] = private
-	}
-	if c != nil {
-		t["conflict"] = map[string]any{"home": c.Home, "at": c.At, "title": c.Title, "content": c.Content,
-			"tags": c.Tags, "record_status": c.Status}
-	}
-	if len(t) == 0 {
-		return nil
-	}
-	return t
-}
-
-// setTeam sets (or removes) the team object of a record document.
-func setTeam(d map[string]any, origin, private string, c *Conflict) {
-	if t := teamField(origin, private, c); t != nil {
-		d["team"] = t
-	} else {
-		delete(d, "team")
-	}
 }
 
 // plainText is what the secret scanner reads of an entry: its title,

@@ -7,6 +7,7 @@ import (
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/records"
 )
 
 // Status is a home's membership and what its syncs found.
@@ -20,11 +21,11 @@ type Status struct {
 // ConflictEntry is an entry that holds a conflict: its record, the text
 // it shows and the text kept beside it.
 type ConflictEntry struct {
-	Key      string    `json:"key"`
-	Record   string    `json:"record"` // relative to the zylos dir
-	Title    string    `json:"title"`
-	Origin   string    `json:"origin,omitempty"`
-	Conflict *Conflict `json:"conflict"`
+	Key      string            `json:"key"`
+	Record   string            `json:"record"` // relative to the zylos dir
+	Title    string            `json:"title"`
+	Origin   string            `json:"origin,omitempty"`
+	Conflict *records.Conflict `json:"conflict"`
 }
 
 // ReadStatus reads the membership, the state and the conflicts of l;

@@ -450,7 +450,7 @@ func (s *syncer) keepSecretsLocal(ctx context.Context) error {
 	return s.h.Around(ctx, c, func() error {
 		for _, key := range keys {
 			l := s.local[key]
-			why := "secret: " + found[key]
+			why := records.SecretMark(found[key])
 			s.rep.Refused = append(s.rep.Refused, key+": "+found[key])
 			s.st.Refused[key] = why
 			if err := s.markPrivate(l, why); err != nil {
