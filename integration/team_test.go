@@ -236,6 +236,10 @@ func TestTeamThreeHomesShareOverGitDaemon(t *testing.T) {
 	if !strings.Contains(md, "<!-- team: from laptop") {
 		t.Errorf("no origin in the markdown:\n%.2000s", md)
 	}
+	// Search and recall say where a memory came from.
+	if res := homes[1].r.Exec(t, "search", "text laptop-decision-00"); !strings.Contains(res.Stdout, "(from laptop)") {
+		t.Errorf("search does not show the origin: %+v", res)
+	}
 	objects := remoteObjects(t, bare)
 	if strings.Contains(objects, secret) || strings.Contains(objects, "Deploy token") {
 		t.Error("the credential reached the remote")

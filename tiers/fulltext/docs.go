@@ -31,11 +31,30 @@ func recordDoc(path string) (doc, error) {
 		return doc{}, err
 	}
 	day, _ := dayPrefix(r.UpdatedAt)
+	body := contentText(r.Content)
+	if r.Team != nil && r.Team.Origin != "" {
+		// last, and found by its home's name ("what did the laptop decide")
+		body += originLine + r.Team.Origin + "\n"
+	}
 	return doc{
 		day: day, status: r.Status(), category: records.Display(r.Category),
 		title: toValidUTF8([]byte(r.Title)), tags: toValidUTF8([]byte(strings.Join(r.Tags, " "))),
-		body: clip(toValidUTF8([]byte(contentText(r.Content))), 4*maxDocBytes),
+		body: clip(toValidUTF8([]byte(body)), 4*maxDocBytes),
 	}, nil
+}
+
+// originLine starts the line of a record's document that names the home
+// of the team it came from.
+const originLine = "from the home "
+
+// originIn is the home a record's document names as its origin, "".
+func originIn(body string) string {
+	i := strings.LastIndex(body, "\n"+originLine)
+	if i < 0 {
+		return ""
+	}
+	name, _, _ := strings.Cut(body[i+1+len(originLine):], "\n")
+	return name
 }
 
 // contentText renders a record's content, field by field in name order,

@@ -44,6 +44,9 @@ func WriteHits(w io.Writer, query string, hits []Hit, asJSON bool) error {
 		if h.Title != "" {
 			head = append(head, fmt.Sprintf("[%s] %s", h.Category, printable(h.Title)))
 		}
+		if h.Origin != "" {
+			head = append(head, "(from "+printable(h.Origin)+")")
+		}
 		if _, err := fmt.Fprintf(w, "%s\n    %s\n", strings.Join(head, "  "), printable(h.Excerpt)); err != nil {
 			return err
 		}

@@ -2,7 +2,7 @@ package fulltext
 
 // schemaVersion changes whenever the schema or what a document holds
 // changes: an index of another version is rebuilt, never migrated.
-const schemaVersion = "3"
+const schemaVersion = "4"
 
 // schemaSQL is the index. docs holds each document and what cites it;
 // fts indexes its title, tags and body (external content: the text is

@@ -36,8 +36,11 @@ type Hit struct {
 	Status   string   `json:"status,omitempty"`
 	Title    string   `json:"title,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
-	Excerpt  string   `json:"excerpt"`
-	Score    float64  `json:"score"`
+	// Origin is the home of the team a record came from; "" for this
+	// home's own.
+	Origin  string  `json:"origin,omitempty"`
+	Excerpt string  `json:"excerpt"`
+	Score   float64 `json:"score"`
 	// Lines are the next best lines of the same log (see groupLogs).
 	Lines []Line `json:"lines,omitempty"`
 	// Text is the document's whole text, for callers that show more than
@@ -206,15 +209,18 @@ func (s snapshot) ranked(ctx context.Context, q Query, rare, common []string, li
 // their documents' texts around the words ts, reading the texts a few
 // hundred at a time (a statement takes a bounded number of arguments).
 func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
-	type target struct{ excerpt, text *string }
+	type target struct{ excerpt, text, origin *string }
 	var ids []int64
 	at := map[int64]target{}
 	for i := range hits {
 		h := &hits[i]
-		ids, at[h.id] = append(ids, h.id), target{&h.Excerpt, &h.Text}
+		ids, at[h.id] = append(ids, h.id), target{&h.Excerpt, &h.Text, nil}
+		if h.Tier == TierRecords {
+			at[h.id] = target{&h.Excerpt, &h.Text, &h.Origin}
+		}
 		for j := range h.Lines {
 			l := &h.Lines[j]
-			ids, at[l.id] = append(ids, l.id), target{&l.Excerpt, &l.Text}
+			ids, at[l.id] = append(ids, l.id), target{&l.Excerpt, &l.Text, nil}
 		}
 	}
 	const batch = 500
@@ -223,6 +229,9 @@ func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
 		err := s.texts(ctx, ids[:n], func(id int64, body string) {
 			t := at[id]
 			*t.excerpt, *t.text = excerpt(body, ts), body
+			if t.origin != nil {
+				*t.origin = originIn(body)
+			}
 		})
 		if err != nil {
 			return err

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/zylos/zylos-memory/tiers/fulltext"
 )
 
 func TestFitText(t *testing.T) {
@@ -36,5 +38,13 @@ func TestFieldSegmentsOrder(t *testing.T) {
 	got := strings.Join(fieldSegments(text, "decision", "Use Postgres"), " | ")
 	if want := "Decision: Postgres | Context: strict | Status: active | free text line"; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// A memory from another home of the team says which.
+func TestMemoryLineShowsOrigin(t *testing.T) {
+	h := fulltext.Hit{Tier: fulltext.TierRecords, Category: "DECISION", Title: "Use JWT", Path: "memory/records/decisions/use-jwt.json", Origin: "laptop"}
+	if got, want := memoryLine(h), "- [DECISION] Use JWT (from laptop) -> memory/records/decisions/use-jwt.json\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -230,6 +230,9 @@ func memoryLine(h fulltext.Hit) string {
 		path = fmt.Sprintf("%s#L%d", h.Path, h.Line)
 	}
 	line := fmt.Sprintf("- [%s] %s -> %s", h.Category, injectSafe(h.Title), injectSafePath(path))
+	if h.Origin != "" {
+		line = fmt.Sprintf("- [%s] %s (from %s) -> %s", h.Category, injectSafe(h.Title), injectSafe(h.Origin), injectSafePath(path))
+	}
 	if tags := safeTags(h.Tags); len(tags) > 0 {
 		line += " #tags:" + strings.Join(tags, ",")
 	}
