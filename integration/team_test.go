@@ -460,3 +460,22 @@ func TestTeamKill9DuringSync(t *testing.T) {
 		t.Errorf("records and markdown disagree after the kills: %+v", res)
 	}
 }
+
+// The memory service syncs the team every period: an entry written in
+// one home reaches the other within two periods, with no command run.
+func TestTeamServiceSyncsEveryPeriod(t *testing.T) {
+	bare := bareTeamRemote(t)
+	a, b := joinTeam(t, bare, "a"), joinTeam(t, bare, "b")
+	period := []string{"ZYLOS_MEMORY_TEAM_PERIOD=10s", "ZYLOS_MEMORY_LAYOUT=v2"}
+	startDaemonEnv(t, a.zylos, period, "--ui-addr=off")
+	startDaemonEnv(t, b.zylos, period, "--ui-addr=off")
+	a.write(t, "decision", "from-a", "Written in a", "travels by itself")
+	for deadline := time.Now().Add(40 * time.Second); !b.ids(t)["decisions/from-a"]; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the entry did not reach b within two periods: %s", b.r.Exec(t, "team", "status").Stdout)
+		}
+	}
+	if md := testutil.ReadFile(t, filepath.Join(b.zylos, "memory", "reference", "decisions.md")); !strings.Contains(md, "<!-- team: from a -->") {
+		t.Errorf("b's markdown lacks the entry's origin:\n%s", md)
+	}
+}
