@@ -210,18 +210,6 @@ func (r *repo) commit(tree, parent plumbing.Hash, message string, when time.Time
 	return r.st.SetEncodedObject(obj)
 }
 
-// treeOf answers the tree of commit c, zero when c is zero.
-func (r *repo) treeOf(c plumbing.Hash) (plumbing.Hash, error) {
-	if c.IsZero() {
-		return plumbing.ZeroHash, nil
-	}
-	commit, err := object.GetCommit(r.st, c)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return commit.TreeHash, nil
-}
-
 // files reads the files of commit c's tree, each up to limit bytes; a
 // bigger one is answered as too big, unread. A zero c has none.
 func (r *repo) files(c plumbing.Hash, limit int64) (map[string][]byte, []string, error) {
