@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -61,6 +62,9 @@ func openRepo(ctx context.Context, dir string, environ []string) (*repo, error) 
 	return r, nil
 }
 
+// backgroundNice is the niceness the exchange's git runs at.
+const backgroundNice = 10
+
 // git runs git on the repository, isolated as the journal's is, and
 // answers its output; its error is its first line.
 func (r *repo) git(ctx context.Context, args ...string) (string, error) {
@@ -70,7 +74,15 @@ func (r *repo) git(ctx context.Context, args ...string) (string, error) {
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	err = cmd.Start()
+	if err == nil {
+		// A sync is background work: the hooks that run meanwhile come
+		// first. (git's own children, a local remote's upload-pack,
+		// inherit it.)
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, backgroundNice)
+		err = cmd.Wait()
+	}
+	if err != nil {
 		msg := strings.TrimSpace(errb.String())
 		if i := strings.LastIndex(msg, "fatal: "); i >= 0 {
 			msg = msg[i+len("fatal: "):]
