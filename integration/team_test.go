@@ -269,9 +269,16 @@ func TestTeamThreeHomesShareOverGitDaemon(t *testing.T) {
 func TestTeamConflictKeepsBothTexts(t *testing.T) {
 	url := bareTeamRemote(t)
 	a, b := joinTeam(t, url, "a"), joinTeam(t, url, "b")
-	a.write(t, "decision", "db-choice", "Database choice", "sqlite")
+	session := a.r
+	session.Env = append(session.Env, "CLAUDE_CODE_SESSION_ID=sess-of-a")
+	(&teamHome{name: "a", zylos: a.zylos, r: session}).write(t, "decision", "db-choice", "Database choice", "sqlite")
 	a.sync(t)
 	b.sync(t)
+	// b's journal names the home and the session the entry came from.
+	if log := gitIn(t, filepath.Join(b.zylos, "memory"), "log", "-1", "--format=%B"); !strings.Contains(log, "Zylos-Source: team") ||
+		!strings.Contains(log, "Zylos-Home: a") || !strings.Contains(log, "Zylos-Session: sess-of-a") {
+		t.Errorf("b's journal commit:\n%s", log)
+	}
 	edit := func(th *teamHome, text string) {
 		path := filepath.Join(th.zylos, "memory", "reference", "decisions.md")
 		md := testutil.ReadFile(t, path)
@@ -386,6 +393,24 @@ func TestTeamFaultsLoseNothing(t *testing.T) {
 	b.sync(t)
 	if !b.ids(t)["decisions/offline"] {
 		t.Error("the entry written offline did not travel once the remote came back")
+	}
+	// A remote that rejects the push: told in one line, nothing lost, and
+	// published once it takes pushes again.
+	hook := filepath.Join(bare, "hooks", "pre-receive")
+	testutil.WriteFile(t, hook, "#!/bin/sh\necho 'pushes are closed today' >&2\nexit 1\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.write(t, "decision", "rejected", "Written while the remote refuses", "kept")
+	res = a.r.Exec(t, "team", "sync")
+	if res.Code != 1 || strings.Count(res.Stderr, "zylos-memory: team sync:") != 1 || !a.ids(t)["decisions/rejected"] {
+		t.Errorf("a rejecting remote: %+v", res)
+	}
+	os.Remove(hook)
+	a.sync(t)
+	b.sync(t)
+	if !b.ids(t)["decisions/rejected"] {
+		t.Error("the entry written while the remote refused did not travel once it took pushes")
 	}
 	// Two homes of one name: the second is refused at join.
 	c := filepath.Join(t.TempDir(), "c")

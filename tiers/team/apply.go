@@ -66,51 +66,27 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
-	var steps []step
-	sessions := map[string]bool{}
+	// The steps by the session that made them there: each session's
+	// changes are one journal commit, as they were in their home.
+	bySession := map[string][]step{}
+	var sessions []string
 	for _, key := range keys {
 		st, ok := s.decide(member, baseEntries[key], their[key], s.local[key])
-		if ok {
-			steps = append(steps, st)
-			if their[key].Session != "" {
-				sessions[their[key].Session] = true
-			}
+		if !ok {
+			continue
 		}
+		session := their[key].Session
+		if bySession[session] == nil {
+			sessions = append(sessions, session)
+		}
+		bySession[session] = append(bySession[session], st)
 	}
-	if len(steps) > 0 {
-		session := ""
-		if len(sessions) == 1 {
-			for k := range sessions {
-				session = k
-			}
-		}
-		applied := 0
-		done := func(st step, err error) {
-			if err != nil {
-				s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
-				return
-			}
-			applied++
-			s.st.History[st.key] = st.history
-			if st.found {
-				s.rep.Conflicts = append(s.rep.Conflicts, st.key)
-			}
-		}
-		err := s.h.Around(ctx, s.change(member, session, len(steps)), func() error {
-			rest, err := s.createAll(member, steps, done)
-			if err != nil {
-				return err
-			}
-			for _, st := range rest {
-				done(st, s.apply(member, st))
-			}
-			return nil
-		})
-		if err != nil {
+	for _, session := range sessions {
+		if err := s.applySteps(ctx, member, session, bySession[session]); err != nil {
 			return err
 		}
-		s.rep.Applied[member] += applied
-		s.st.Arrived += applied
+	}
+	if len(sessions) > 0 {
 		if err := s.readLocal(); err != nil {
 			return err
 		}
@@ -123,6 +99,35 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 	}
 	m.AppliedAt = s.now.UTC().Format(time.RFC3339)
 	return nil
+}
+
+// applySteps applies steps of member's session as one journal change.
+func (s *syncer) applySteps(ctx context.Context, member, session string, steps []step) error {
+	applied := 0
+	done := func(st step, err error) {
+		if err != nil {
+			s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
+			return
+		}
+		applied++
+		s.st.History[st.key] = st.history
+		if st.found {
+			s.rep.Conflicts = append(s.rep.Conflicts, st.key)
+		}
+	}
+	err := s.h.Around(ctx, s.change(member, session, len(steps)), func() error {
+		rest, err := s.createAll(member, steps, done)
+		if err != nil {
+			return err
+		}
+		for _, st := range rest {
+			done(st, s.apply(member, st))
+		}
+		return nil
+	})
+	s.rep.Applied[member] += applied
+	s.st.Arrived += applied
+	return err
 }
 
 // decide is what their entry t asks of ours o, given the member's entry

@@ -17,6 +17,7 @@ import (
 // local is one record of this home's shared categories, as read.
 type local struct {
 	abs  string
+	rel  string // relative to memory/, as the journal names it
 	doc  map[string]any
 	hash string // of the file as read: the write's hash check
 	// entry is what it says, as the team would see it (origin, rev and
@@ -81,7 +82,8 @@ func localOf(abs string, data []byte) (*local, error) {
 		Status: r.Status(), RelatedFiles: r.RelatedFiles, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		RetiredReason: r.RetiredReason, ArchivedReason: r.ArchivedReason,
 	}
-	l := &local{abs: abs, doc: d, hash: records.Hash(data), entry: e}
+	l := &local{abs: abs, rel: "records/" + filepath.Base(filepath.Dir(abs)) + "/" + filepath.Base(abs),
+		doc: d, hash: records.Hash(data), entry: e}
 	t := records.TeamOf(d)
 	l.origin, l.private, l.conflict = t.Origin, t.Private, t.Conflict
 	return l, nil

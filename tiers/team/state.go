@@ -87,6 +87,8 @@ type Book struct {
 type Published struct {
 	Digest string `json:"digest"`
 	Rev    int    `json:"rev"`
+	// Session is the Claude Code session of the change published.
+	Session string `json:"session,omitempty"`
 }
 
 // Member is another home of the team as the last sync found it.

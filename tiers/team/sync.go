@@ -316,6 +316,7 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	var sessions map[string]string // by record path, read once when needed
 	for _, key := range keys {
 		l := s.local[key]
 		if l.private != "" {
@@ -328,7 +329,15 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 		}
 		digest := e.digest()
 		e.Rev = s.revOf(key, digest)
-		s.st.Published[key] = Published{Digest: digest, Rev: e.Rev}
+		if p, ok := s.st.Published[key]; ok && p.Digest == digest {
+			e.Session = p.Session
+		} else if l.origin == "" {
+			if sessions == nil {
+				sessions = s.sessions(ctx)
+			}
+			e.Session = sessions[l.rel]
+		}
+		s.st.Published[key] = Published{Digest: digest, Rev: e.Rev, Session: e.Session}
 		data, err := json.MarshalIndent(&e, "", "  ")
 		if err != nil {
 			return old, err
@@ -361,6 +370,30 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 	}
 	s.st.PublishedSet = set
 	return c, nil
+}
+
+// sessionsScanned bounds the journal's changes read for the sessions of
+// the entries a publish sends changed.
+const sessionsScanned = 500
+
+// sessions is, by record file (relative to memory/), the Claude Code
+// session of its newest change in the journal's recent changes: a
+// member that applies the entry names that session in its journal. A
+// journal that cannot be read names none.
+func (s *syncer) sessions(ctx context.Context) map[string]string {
+	got := map[string]string{}
+	changes, err := s.h.Journal().History(ctx, journal.Query{Path: "records", Limit: sessionsScanned, Detail: journal.Names})
+	if err != nil {
+		return got
+	}
+	for _, c := range changes {
+		for _, p := range c.Paths {
+			if _, seen := got[p]; !seen {
+				got[p] = c.Session
+			}
+		}
+	}
+	return got
 }
 
 // setDigest is a digest of a published tree's files.
