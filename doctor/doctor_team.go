@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/hooks"
+	"github.com/zylos/zylos-memory/internal/secretscan"
 	"github.com/zylos/zylos-memory/tiers"
 	"github.com/zylos/zylos-memory/tiers/team"
 )
@@ -29,7 +31,24 @@ const shownConflicts = 5
 // are shown in loc, and how long ago at now.
 func Team(l tiers.Layout, now time.Time, loc *time.Location, period time.Duration) []Check {
 	st, err := team.ReadStatus(l)
-	return TeamChecks(st, err, now, loc, period)
+	checks := TeamChecks(st, err, now, loc, period)
+	if len(checks) > 0 {
+		checks = append(checks, secretScanner())
+	}
+	return checks
+}
+
+// secretScanner checks that the scanner a publish runs is installed
+// beside this binary: without it nothing new is shared.
+func secretScanner() Check {
+	self, err := hooks.Executable()
+	if err == nil {
+		var exe string
+		if exe, err = secretscan.Binary(self); err == nil {
+			return line(OK, "team secret scanner", exe)
+		}
+	}
+	return line(Fail, "team secret scanner", err.Error()+"; nothing new is shared until it is")
 }
 
 // TeamChecks are Team's lines of a status read with team.ReadStatus
