@@ -28,6 +28,12 @@ func AddChange(d map[string]any, date, summary string) {
 	d["changes"] = append(doc(d).list("changes"), map[string]any{"date": date, "summary": summary})
 }
 
+// AddChangeKeeping appends a change that keeps a value: a text set
+// aside (field "team.conflict", old the text) stays in the log.
+func AddChangeKeeping(d map[string]any, date, summary, field string, old any) {
+	d["changes"] = append(doc(d).list("changes"), map[string]any{"date": date, "summary": summary, "field": field, "old_value": old})
+}
+
 // Restored is old, a record's document as it was, put back with the
 // change log the record has now (cur's: the log is append-only) and one
 // more entry saying why.

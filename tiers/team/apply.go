@@ -28,6 +28,8 @@ type step struct {
 	found bool
 	// history is the entry's lineage here after the step.
 	history []string
+	// dropped are texts that lost too, kept only in the change log.
+	dropped []*records.Conflict
 }
 
 // applyMember applies what member changed since its commit applied last.
@@ -39,7 +41,7 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 	}
 	m.Gone = false
 	base := s.repo.ref(appliedRefs + member)
-	if theirs == base {
+	if theirs == base && len(s.st.Retry[member]) == 0 {
 		return nil
 	}
 	their, info, skipped, err := s.entriesOf(theirs)
@@ -59,7 +61,7 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 		skipped[i] = member + ": " + skipped[i]
 	}
 	s.rep.Skipped = append(s.rep.Skipped, skipped...)
-	m.Commit, m.PublishedAt, m.Entries, m.Skipped = theirs.String(), info.PublishedAt, len(their), skipped
+	m.Commit, m.PublishedAt, m.Entries, m.Skipped = theirs.String(), info.PublishedAt, len(their), shown(skipped)
 
 	keys := make([]string, 0, len(their))
 	for key := range their {
@@ -94,6 +96,10 @@ func (s *syncer) applyMember(ctx context.Context, member string, theirs plumbing
 	for key, e := range their {
 		s.st.Seen[key] = max(s.st.Seen[key], e.Rev)
 	}
+	delete(s.st.Retry, member)
+	if len(s.failed) > 0 {
+		s.st.Retry[member], s.failed = shownKeys(s.failed), nil
+	}
 	if err := s.repo.setRef(ctx, appliedRefs+member, theirs, base); err != nil {
 		return err
 	}
@@ -107,6 +113,7 @@ func (s *syncer) applySteps(ctx context.Context, member, session string, steps [
 	done := func(st step, err error) {
 		if err != nil {
 			s.rep.Skipped = append(s.rep.Skipped, fmt.Sprintf("%s: %s: %v", member, st.key, err))
+			s.failed = append(s.failed, st.key)
 			return
 		}
 		applied++
@@ -132,67 +139,109 @@ func (s *syncer) applySteps(ctx context.Context, member, session string, steps [
 
 // decide is what their entry t asks of ours o, given the member's entry
 // b this home applied last (nil: none). The merge is by identity and by
-// lineage, never by a clock: a text in the other side's history is one
-// that side changed from.
+// lineage, never by a clock: a state (text and kept text) in the other
+// side's history is one that side moved on from.
 func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	st := step{key: t.key(), their: t}
+	if s.st.retrying(member, st.key) {
+		b = nil // its apply failed: taken again as if new
+	}
 	if b != nil && canonical(b) == canonical(t) {
 		return st, false // the member changed nothing of it
 	}
 	if o == nil {
-		if b != nil {
-			return st, false // it was here and was deleted here: not brought back
+		if b != nil || s.unreadable[st.key] {
+			return st, false // deleted here, or here and unreadable: never replaced
 		}
 		st.create, st.take, st.conflict = true, true, t.Conflict
-		st.history = lineage(t.History, t.textDigest())
+		st.history = joined(nil, t.History)
 		return st, true
 	}
 	if o.private != "" {
 		return st, false // marked private here: this home keeps its own
 	}
 	ours, mine := o.entry, s.st.History[st.key]
-	st.conflict = o.conflict
+	ourLine, theirLine := lineOf(ours, o.conflict), lineOf(t, t.Conflict)
+	st.conflict, st.history = o.conflict, joined(mine, t.History)
 	switch {
-	case ours.text() == t.text():
-		if t.Conflict != nil && o.conflict == nil && conflictText(t.Conflict) != ours.text() {
-			st.conflict = t.Conflict // a conflict found there is shown here too
-		}
-		st.history = joined(mine, t.History, ours.textDigest())
-		if st.conflict == o.conflict && !newTags(ours.Tags, t.Tags) {
+	case ourLine == theirLine:
+		if !newTags(ours.Tags, t.Tags) {
 			s.st.History[st.key] = st.history
 			return st, false
 		}
 		return st, true
-	case slices.Contains(t.History, ours.textDigest()):
-		// they changed from our text: theirs is the newer
+	case slices.Contains(t.History, ourLine):
+		// they moved on from our state: theirs is the newer, kept text
+		// (or its resolution) and all
 		st.take, st.conflict = true, t.Conflict
-		if st.conflict != nil && conflictText(st.conflict) == t.text() {
-			st.conflict = nil
-		}
-		st.history = lineage(t.History, t.textDigest())
+		st.history = joined(nil, t.History)
 		return st, true
-	case slices.Contains(mine, t.textDigest()):
-		return st, false // we changed from their text: ours is the newer
+	case slices.Contains(mine, theirLine):
+		return st, false // we moved on from theirs
 	}
-	if o.conflict != nil && conflictText(o.conflict) == t.text() {
-		return st, false // this very conflict is kept already
-	}
-	// Changed on both sides: both texts are kept, the entry the one of the
-	// later revision in the team's logical time (equal ones go by the
-	// homes' names, the same way in every home). Both histories join, so
-	// that each side finds the other's text behind the result.
-	st.found = true
-	ourRev := s.revOf(st.key, o.publishedDigest(s.cfg.Name))
+	// Changed on both sides. The entry shows the text of the later
+	// revision in the team's logical time (equal ones by the homes' names,
+	// the same way in every home); beside it the kept text is this home's
+	// own when it lost, else the one kept already; any other text that
+	// lost goes to the record's change log. Both histories join, so each
+	// side finds the other's state behind the result.
 	at := s.now.UTC().Format(time.RFC3339)
-	if t.Rev > ourRev || t.Rev == ourRev && member > s.cfg.Name {
-		st.take = true
-		st.conflict = &records.Conflict{Home: s.cfg.Name, At: at, Title: ours.Title, Content: ours.Content, Tags: ours.Tags, RecordStatus: ours.Status}
-		st.history = joined(mine, t.History, t.textDigest())
-	} else {
-		st.conflict = &records.Conflict{Home: member, At: at, Title: t.Title, Content: t.Content, Tags: t.Tags, RecordStatus: t.Status}
-		st.history = joined(mine, t.History, ours.textDigest())
+	ourText := &records.Conflict{Home: s.cfg.Name, At: at, Title: ours.Title, Content: ours.Content, Tags: ours.Tags, RecordStatus: ours.Status}
+	theirText := &records.Conflict{Home: member, At: at, Title: t.Title, Content: t.Content, Tags: t.Tags, RecordStatus: t.Status}
+	if o.origin != "" {
+		ourText.Home = o.origin
+	}
+	ourRev := s.revOf(st.key, o.publishedDigest(s.cfg.Name))
+	st.take = ours.text() != t.text() && (t.Rev > ourRev || t.Rev == ourRev && member > s.cfg.Name)
+	winner := ours.text()
+	if st.take {
+		winner = t.text()
+	}
+	// The texts that lost, each with the history that may have moved on
+	// from it: the other side's. A text the other side had and changed is
+	// no loser, only an older state of it.
+	type loser struct {
+		text  *records.Conflict
+		other []string
+	}
+	var losers []loser
+	if st.take {
+		losers = append(losers, loser{ourText, t.History})
+	}
+	losers = append(losers, loser{o.conflict, t.History})
+	if !st.take && ours.text() != t.text() {
+		losers = append(losers, loser{theirText, mine})
+	}
+	losers = append(losers, loser{t.Conflict, mine})
+	st.conflict = nil
+	for _, l := range losers {
+		c := l.text
+		switch {
+		case c == nil || conflictText(c) == winner || slices.Contains(l.other, keptLine(c)):
+		case st.conflict == nil:
+			st.conflict = c
+		case conflictText(c) != conflictText(st.conflict) && !slices.ContainsFunc(st.dropped, func(d *records.Conflict) bool { return conflictText(d) == conflictText(c) }):
+			st.dropped = append(st.dropped, c)
+		}
+	}
+	st.found = ours.text() != t.text()
+	if !st.take && st.conflict == o.conflict && len(st.dropped) == 0 && !newTags(ours.Tags, t.Tags) {
+		s.st.History[st.key] = st.history // nothing to write: ours says it all
+		return st, false
 	}
 	return st, true
+}
+
+// keptLine is the line of a kept text as the state it was once: that
+// text with nothing kept beside it.
+func keptLine(c *records.Conflict) string {
+	return lineOf(&Entry{Title: c.Title, Content: c.Content, Status: c.RecordStatus}, nil)
+}
+
+// lineOf is the digest of an entry's state as lineage counts it: its
+// text and the text kept beside it.
+func lineOf(e *Entry, kept *records.Conflict) string {
+	return shortHash(e.text() + "\x00" + conflictText(kept))
 }
 
 // newTags reports whether theirs holds a tag ours lacks.
@@ -315,6 +364,9 @@ func (s *syncer) apply(member string, st step) error {
 		summary = fmt.Sprintf("conflict: %s's text and this home's both kept; %s's is the entry", member, map[bool]string{true: member, false: "this home"}[st.take])
 	}
 	d["tags"] = anyList(union(o.entry.Tags, t.Tags))
+	for _, c := range st.dropped {
+		records.AddChangeKeeping(d, now, "conflict: "+c.Home+"'s text lost too, kept here", "team.conflict", conflictObject(c))
+	}
 	records.SetTeam(d, records.Team{Origin: o.origin, Private: o.private, Conflict: st.conflict})
 	records.AddChange(d, now, summary)
 	if status != o.entry.Status {
@@ -437,6 +489,37 @@ func union(a, b []string) []string {
 		}
 	}
 	return tagsOrDefault(out)
+}
+
+// conflictObject is a kept text as the change log holds it.
+func conflictObject(c *records.Conflict) map[string]any {
+	var out map[string]any
+	data, _ := json.Marshal(c)
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+// maxShown bounds the lines kept of a list a member can make as long as
+// it likes (its malformed entries, its failed ones).
+const maxShown = 20
+
+// shown is list cut to maxShown lines, the last saying how many more.
+func shown(list []string) []string {
+	if len(list) <= maxShown {
+		return list
+	}
+	return append(slices.Clone(list[:maxShown]), fmt.Sprintf("... and %d more", len(list)-maxShown))
+}
+
+// maxRetried bounds the failed entries of a member taken again.
+const maxRetried = 1000
+
+// shownKeys is keys cut to maxRetried.
+func shownKeys(keys []string) []string {
+	if len(keys) > maxRetried {
+		return keys[:maxRetried]
+	}
+	return keys
 }
 
 // anyList is a list of strings as a decoded document holds it.

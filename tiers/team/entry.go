@@ -72,9 +72,6 @@ func conflictText(c *records.Conflict) string {
 	return canonical(map[string]any{"title": c.Title, "content": c.Content, "record_status": c.RecordStatus})
 }
 
-// textDigest is a short stable hash of the entry's text.
-func (e *Entry) textDigest() string { return shortHash(e.text()) }
-
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:12])
@@ -135,20 +132,24 @@ func decodeEntry(path string, data []byte) (*Entry, error) {
 // the cap.
 func lineage(h []string, digest string) []string {
 	out := slices.DeleteFunc(slices.Clone(h), func(d string) bool { return d == digest })
-	out = append(out, digest)
-	if len(out) > historyCap {
-		out = out[len(out)-historyCap:]
-	}
-	return out
+	return capped(append(out, digest))
 }
 
-// joined is the union of two histories, a's order first, then last.
-func joined(a, b []string, last string) []string {
+// joined is the union of two histories, a's order first.
+func joined(a, b []string) []string {
 	out := slices.Clone(a)
 	for _, d := range b {
 		if !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}
-	return lineage(out, last)
+	return capped(out)
+}
+
+// capped keeps the newest historyCap digests of h.
+func capped(h []string) []string {
+	if len(h) > historyCap {
+		return h[len(h)-historyCap:]
+	}
+	return h
 }

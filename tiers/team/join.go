@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
 )
 
@@ -27,11 +29,11 @@ func Join(ctx context.Context, l tiers.Layout, environ []string, url, name strin
 		return cfg, fmt.Errorf("team join: this home is in the team at %s as %q already: zylos-memory team leave first", cfg.URL, cfg.Name)
 	}
 	if err != nil {
-		id := make([]byte, 8)
-		if _, err := rand.Read(id); err != nil {
+		id, err := homeID(l)
+		if err != nil {
 			return Config{}, err
 		}
-		cfg = Config{URL: url, Name: name, HomeID: hex.EncodeToString(id), Joined: now.UTC().Format(time.RFC3339)}
+		cfg = Config{URL: url, Name: name, HomeID: id, Joined: now.UTC().Format(time.RFC3339)}
 	}
 	r, err := openRepo(ctx, repoPath(l), environ)
 	if err != nil {
@@ -58,6 +60,24 @@ func Join(ctx context.Context, l tiers.Layout, environ []string, url, name strin
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// homeID is the home's id: the one it had, else a new one, kept.
+func homeID(l tiers.Layout) (string, error) {
+	if data, err := regfile.ReadFileLimit(homeIDPath(l), 64); err == nil {
+		if id := strings.TrimSpace(string(data)); len(id) == 16 {
+			return id, nil
+		}
+	}
+	raw := make([]byte, 8)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	id := hex.EncodeToString(raw)
+	if err := os.MkdirAll(dir(l), 0o700); err != nil {
+		return "", err
+	}
+	return id, atomicfile.WriteFile(homeIDPath(l), []byte(id+"\n"), 0o600)
 }
 
 // Leave ends the membership of the home l. Its memories stay, those from

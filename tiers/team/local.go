@@ -29,10 +29,10 @@ type local struct {
 }
 
 // readLocal reads this home's records of the shared categories, by key.
-// A record that cannot be read is named in problems and left alone.
-func readLocal(root string) (map[string]*local, []string, error) {
-	got := map[string]*local{}
-	var problems []string
+// A record that cannot be read is named in problems, its key kept in
+// unreadable, and left alone.
+func readLocal(root string) (got map[string]*local, unreadable map[string]bool, problems []string, err error) {
+	got, unreadable = map[string]*local{}, map[string]bool{}
 	for _, cat := range Shared {
 		folder := filepath.Join(root, records.Folder(cat))
 		names, err := os.ReadDir(folder)
@@ -40,7 +40,7 @@ func readLocal(root string) (map[string]*local, []string, error) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, n := range names {
 			name := n.Name()
@@ -48,20 +48,23 @@ func readLocal(root string) (map[string]*local, []string, error) {
 				continue
 			}
 			abs := filepath.Join(folder, name)
+			key := cat + "/" + strings.TrimSuffix(name, ".json")
 			data, err := regfile.ReadFileLimit(abs, maxEntry)
 			if err != nil {
+				unreadable[key] = true
 				problems = append(problems, fmt.Sprintf("%s: %v", records.IndexPath(root, abs), err))
 				continue
 			}
 			l, err := localOf(abs, data)
 			if err != nil || l.entry.Category != cat {
+				unreadable[key] = true
 				problems = append(problems, fmt.Sprintf("%s: not a %s record", records.IndexPath(root, abs), cat))
 				continue
 			}
 			got[l.entry.key()] = l
 		}
 	}
-	return got, problems, nil
+	return got, unreadable, problems, nil
 }
 
 // localOf reads one record file.
@@ -89,9 +92,10 @@ func localOf(abs string, data []byte) (*local, error) {
 	return l, nil
 }
 
-// plainText is what the secret scanner reads of an entry: its title,
-// tags and every string of its content, a line each, so that a key
-// spread over lines reads as it was written.
+// plainText is what the secret scanner reads of an entry, all that is
+// published of it: its title, tags, every string of its content (a line
+// each, so that a key spread over lines reads as it was written), its
+// retire and archive reasons, and the text kept beside it.
 func plainText(e *Entry) string {
 	var b strings.Builder
 	b.WriteString(e.Title + "\n" + strings.Join(e.Tags, " ") + "\n")
@@ -119,6 +123,11 @@ func plainText(e *Entry) string {
 		}
 	}
 	walk(e.Content)
+	b.WriteString(e.RetiredReason + "\n" + e.ArchivedReason + "\n")
+	if c := e.Conflict; c != nil {
+		b.WriteString(c.Title + "\n" + strings.Join(c.Tags, " ") + "\n")
+		walk(c.Content)
+	}
 	return b.String()
 }
 

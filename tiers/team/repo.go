@@ -222,11 +222,19 @@ func (r *repo) commit(tree, parent plumbing.Hash, message string, when time.Time
 	return r.st.SetEncodedObject(obj)
 }
 
+// The bounds of a member's tree as read: a member can push a tree of
+// many paths to one large blob for the cost of one.
+const (
+	maxFiles     = 100_000
+	maxTreeBytes = 64 << 20
+)
+
 // files reads the files of commit c's tree, each up to limit bytes; a
-// bigger one is answered as too big, unread. A zero c has none.
+// bigger one is answered as too big, unread. A tree of more than
+// maxFiles files or maxTreeBytes in all is an error. A zero c has none.
 func (r *repo) files(c plumbing.Hash, limit int64) (map[string][]byte, []string, error) {
 	got := map[string][]byte{}
-	var tooBig []string
+	var skipped []string
 	if c.IsZero() {
 		return got, nil, nil
 	}
@@ -238,22 +246,38 @@ func (r *repo) files(c plumbing.Hash, limit int64) (map[string][]byte, []string,
 	if err != nil {
 		return nil, nil, err
 	}
+	var total int64
+	read := map[plumbing.Hash][]byte{} // a blob many paths name is read once
 	err = tree.Files().ForEach(func(f *object.File) error {
-		if f.Size > limit {
-			tooBig = append(tooBig, fmt.Sprintf("%s: %d bytes, over the limit of %d", f.Name, f.Size, limit))
+		if len(got)+len(skipped) >= maxFiles {
+			return fmt.Errorf("over %d files: left alone", maxFiles)
+		}
+		if f.Mode != filemode.Regular {
+			skipped = append(skipped, fmt.Sprintf("%s: not a regular file", f.Name))
 			return nil
+		}
+		if f.Size > limit {
+			skipped = append(skipped, fmt.Sprintf("%s: %d bytes, over the limit of %d", f.Name, f.Size, limit))
+			return nil
+		}
+		if data, ok := read[f.Hash]; ok {
+			got[f.Name] = data
+			return nil
+		}
+		if total += f.Size; total > maxTreeBytes {
+			return fmt.Errorf("over %d MiB in all: left alone", maxTreeBytes>>20)
 		}
 		rd, err := f.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
-		data, err := io.ReadAll(io.LimitReader(rd, limit+1))
-		if err != nil {
+		data := make([]byte, f.Size)
+		if _, err := io.ReadFull(rd, data); err != nil {
 			return err
 		}
-		got[f.Name] = data
+		got[f.Name], read[f.Hash] = data, data
 		return nil
 	})
-	return got, tooBig, err
+	return got, skipped, err
 }

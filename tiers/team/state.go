@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
@@ -55,6 +56,9 @@ type State struct {
 	Shared     int    `json:"shared,omitempty"`
 	// Refused are the entries kept local, by key, and why.
 	Refused map[string]string `json:"refused"`
+	// Retry are, by member, the entries whose apply failed: the next sync
+	// takes them again whatever the member's commit.
+	Retry map[string][]string `json:"retry,omitempty"`
 	// Members are the other homes as the last sync found them.
 	Members map[string]*Member `json:"members"`
 	// Arrived counts the entries applied from members, ever.
@@ -83,6 +87,11 @@ type Book struct {
 	Seen map[string]int `json:"seen"`
 }
 
+// retrying reports whether the apply of member's entry key failed last.
+func (st *State) retrying(member, key string) bool {
+	return slices.Contains(st.Retry[member], key)
+}
+
 // Published is an entry as this home published it last.
 type Published struct {
 	Digest string `json:"digest"`
@@ -107,6 +116,10 @@ func dir(l tiers.Layout) string { return filepath.Join(l.StateDir(), "team") }
 
 func configPath(l tiers.Layout) string { return filepath.Join(dir(l), "team.json") }
 func statePath(l tiers.Layout) string  { return filepath.Join(dir(l), "state.json") }
+
+// homeIDPath keeps the home's id through a leave: joining again under
+// its name is joining as itself.
+func homeIDPath(l tiers.Layout) string { return filepath.Join(dir(l), "home-id") }
 func bookPath(l tiers.Layout) string   { return filepath.Join(dir(l), "entries.json") }
 func repoPath(l tiers.Layout) string   { return filepath.Join(dir(l), "repo.git") }
 
@@ -141,6 +154,14 @@ func ReadState(l tiers.Layout) State {
 	}
 	if s.Members == nil {
 		s.Members = map[string]*Member{}
+	}
+	if s.Retry == nil {
+		s.Retry = map[string][]string{}
+	}
+	for name, m := range s.Members {
+		if m == nil { // a damaged state: the next sync finds the member again
+			delete(s.Members, name)
+		}
 	}
 	return s
 }

@@ -42,7 +42,7 @@ func ReadStatus(l tiers.Layout) (Status, error) {
 
 // Conflicts lists the entries of l holding a conflict, by key.
 func Conflicts(l tiers.Layout) ([]ConflictEntry, error) {
-	local, _, err := readLocal(l.RecordsDir())
+	local, _, _, err := readLocal(l.RecordsDir())
 	if err != nil {
 		return nil, err
 	}

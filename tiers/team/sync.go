@@ -65,6 +65,11 @@ type syncer struct {
 	rep   *Report
 	now   time.Time
 	local map[string]*local
+	// unreadable are the keys of records here that cannot be read as
+	// entries: never replaced by a member's.
+	unreadable map[string]bool
+	// failed are the keys of the member being applied whose apply failed.
+	failed []string
 }
 
 // Sync fetches the team's refs, applies what each member changed since
@@ -90,6 +95,9 @@ func Sync(ctx context.Context, h *home.Home, scan Scanner) (*Report, error) {
 		rep: &Report{Applied: map[string]int{}}}
 	s.st.Book = readBook(h.Layout)
 	err = s.run(ctx)
+	if err != nil || s.rep.Problem != nil || len(s.st.Retry) > 0 {
+		s.st.LocalStamp = "" // the next sync reads everything again
+	}
 	if s.local != nil {
 		s.st.Conflicts = s.conflicts()
 	}
@@ -228,14 +236,14 @@ func (s *syncer) fetch(ctx context.Context) (map[string]plumbing.Hash, error) {
 }
 
 func (s *syncer) readLocal() error {
-	local, problems, err := readLocal(s.h.Layout.RecordsDir())
+	local, unreadable, problems, err := readLocal(s.h.Layout.RecordsDir())
 	if err != nil {
 		return err
 	}
-	s.local = local
+	s.local, s.unreadable = local, unreadable
 	for key, l := range local {
-		if h := s.st.History[key]; len(h) == 0 || h[len(h)-1] != l.entry.textDigest() {
-			s.st.History[key] = lineage(h, l.entry.textDigest())
+		if h, line := s.st.History[key], lineOf(l.entry, l.conflict); len(h) == 0 || h[len(h)-1] != line {
+			s.st.History[key] = lineage(h, line)
 		}
 	}
 	s.rep.Skipped = append(s.rep.Skipped, problems...)
@@ -266,11 +274,10 @@ func (s *syncer) homeIDOf(c plumbing.Hash) string {
 // entriesOf reads the entries of a member's commit by key; what cannot
 // be read is named in skipped.
 func (s *syncer) entriesOf(c plumbing.Hash) (map[string]*Entry, homeInfo, []string, error) {
-	files, tooBig, err := s.repo.files(c, maxEntry)
+	files, skipped, err := s.repo.files(c, maxEntry)
 	if err != nil {
 		return nil, homeInfo{}, nil, err
 	}
-	skipped := tooBig
 	var info homeInfo
 	if data, ok := files[homeFile]; ok {
 		if err := json.Unmarshal(data, &info); err != nil {
@@ -449,7 +456,9 @@ func (s *syncer) keepSecretsLocal(ctx context.Context) error {
 		if p, ok := s.st.Published[key]; ok && p.Digest == l.publishedDigest(s.cfg.Name) {
 			continue // published as it is: scanned then
 		}
-		texts[key] = plainText(l.entry)
+		e := *l.entry
+		e.Conflict = l.conflict
+		texts[key] = plainText(&e)
 	}
 	if len(texts) == 0 {
 		return nil

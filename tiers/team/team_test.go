@@ -107,7 +107,7 @@ func (th *testHome) save(action records.Action, id, title, decision string) {
 
 func (th *testHome) local() map[string]*local {
 	th.t.Helper()
-	l, problems, err := readLocal(th.h.Layout.RecordsDir())
+	l, _, problems, err := readLocal(th.h.Layout.RecordsDir())
 	if err != nil || len(problems) > 0 {
 		th.t.Fatal(err, problems)
 	}
