@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -25,7 +26,7 @@ func KeepTeam(ctx context.Context, open func() *tierhome.Home, scan team.Scanner
 		wait := period
 		h := open()
 		if _, err := team.ReadConfig(h.Layout); err == nil {
-			rep, err := team.Sync(ctx, h, scan)
+			rep, err := syncOnce(ctx, h, scan)
 			problem := err
 			if err == nil {
 				problem = rep.Problem
@@ -56,4 +57,15 @@ func KeepTeam(ctx context.Context, open func() *tierhome.Home, scan team.Scanner
 		case <-time.After(wait):
 		}
 	}
+}
+
+// syncOnce is one sync, a panic in it an error: the service that runs it
+// answers the hooks too, and must outlive it.
+func syncOnce(ctx context.Context, h *tierhome.Home, scan team.Scanner) (rep *team.Report, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rep, err = nil, fmt.Errorf("team sync failed: %v", r)
+		}
+	}()
+	return team.Sync(ctx, h, scan)
 }

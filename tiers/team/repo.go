@@ -65,9 +65,22 @@ func openRepo(ctx context.Context, dir string, environ []string) (*repo, error) 
 // backgroundNice is the niceness the exchange's git runs at.
 const backgroundNice = 10
 
+// remoteWait bounds a transfer with the remote: one that never answers
+// (a stalled ssh, a daemon that accepts and says nothing, a hung network
+// disk) would otherwise hold the sync lock, and every later sync, for
+// good.
+var remoteWait = 10 * time.Minute
+
 // git runs git on the repository, isolated as the journal's is, and
 // answers its output; its error is its first line.
 func (r *repo) git(ctx context.Context, args ...string) (string, error) {
+	parent := ctx
+	switch args[0] {
+	case "fetch", "push", "ls-remote":
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, remoteWait)
+		defer cancel()
+	}
 	cmd, err := journal.Git(ctx, r.environ, r.dir, args...)
 	if err != nil {
 		return "", err
@@ -93,8 +106,11 @@ func (r *repo) git(ctx context.Context, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		if ctx.Err() != nil {
-			msg = ctx.Err().Error()
+		switch {
+		case parent.Err() != nil:
+			msg = parent.Err().Error()
+		case ctx.Err() != nil:
+			msg = fmt.Sprintf("no answer from the remote within %v", remoteWait)
 		}
 		return "", fmt.Errorf("git %s: %s", args[0], msg)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -542,5 +543,73 @@ func TestReviewEditAgainBeforeSyncKeepsOtherText(t *testing.T) {
 	}
 	if !slices.Contains(a.texts("x"), "a1") && !slices.Contains(b.texts("x"), "a1") {
 		t.Errorf("a's text is gone from the team: a shows %q, b %q; neither home ever showed it to b", a.texts("x"), b.texts("x"))
+	}
+}
+
+// A remote that accepts the connection and never answers ends the
+// sync with a problem in bounded time: it would hold the sync lock, and
+// every later sync of the service, for good.
+func TestReviewSilentRemoteIsBounded(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close() // never accepted: the connection waits for an answer
+	a := newTestHome(t, "a", bareRemote(t))
+	cfg, err := ReadConfig(a.h.Layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.URL = "git://" + l.Addr().String() + "/team.git"
+	if err := writeJSON(configPath(a.h.Layout), cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer func(was time.Duration) { remoteWait = was }(remoteWait)
+	remoteWait = 2 * time.Second
+	done := make(chan *Report, 1)
+	go func() {
+		rep, err := Sync(context.Background(), a.h, nothingFound)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		if rep == nil || rep.Problem == nil || !strings.Contains(rep.Problem.Error(), "no answer") {
+			t.Errorf("a silent remote: %+v", rep)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a sync with a silent remote never ends")
+	}
+}
+
+// An entry marked private after it was shared is no longer reachable on
+// the remote from this home's ref: the ref is pushed by force, so
+// nothing needs its old commits, and they hold every text it published.
+func TestReviewPrivateAfterShareLeavesNoHistory(t *testing.T) {
+	remote := bareRemote(t)
+	a := newTestHome(t, "a", remote)
+	a.save(records.ActionCreate, "x", "X", "a text to take back")
+	a.sync()
+	l := a.local()["decision/x"]
+	d := clone(l.doc)
+	records.SetTeam(d, records.Team{Private: records.PrivateByHand})
+	records.AddChange(d, a.now.Format(time.RFC3339), "private")
+	root := a.h.Layout.RecordsDir()
+	target, err := records.ResolveTarget(root, "", l.abs, records.ActionUpdate, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.h.Save(context.Background(), a.h.Command("test"), records.WriteRequest{Action: records.ActionUpdate, Target: target, Input: records.InputOf(d), Hash: l.hash, KeepID: true}); err != nil {
+		t.Fatal(err)
+	}
+	a.sync()
+	out, err := exec.Command("git", "--git-dir="+remote, "log", "-p", "refs/zylos/team/a").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "a text to take back") {
+		t.Error("the remote's history of this home's ref still holds the entry marked private")
 	}
 }

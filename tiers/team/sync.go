@@ -368,7 +368,10 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 			return old, nil
 		}
 	}
-	c, err := s.repo.commit(tree, old, fmt.Sprintf("%s: %d entries\n", s.cfg.Name, len(files)), s.now)
+	// No parent: the ref is pushed by force and read whole, so nothing
+	// needs the commits before, which hold every text this home ever
+	// published (an entry marked private since among them).
+	c, err := s.repo.commit(tree, plumbing.ZeroHash, fmt.Sprintf("%s: %d entries\n", s.cfg.Name, len(files)), s.now)
 	if err != nil {
 		return old, err
 	}
