@@ -361,7 +361,8 @@ func (s *syncer) apply(member string, st step) error {
 		status = t.Status
 	}
 	if st.found {
-		summary = fmt.Sprintf("conflict: %s's text and this home's both kept; %s's is the entry", member, map[bool]string{true: member, false: "this home"}[st.take])
+		shown := map[bool]string{true: "the text from " + member, false: "this home's text"}[st.take]
+		summary = fmt.Sprintf("conflict with the text from %s: both kept, the entry shows %s", member, shown)
 	}
 	d["tags"] = anyList(union(o.entry.Tags, t.Tags))
 	for _, c := range st.dropped {
