@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -117,6 +118,9 @@ func teamSync(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Background work, as in the service: the hooks that run meanwhile
+	// come first.
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, 0, 10)
 	return runTeamSync(c, e, c.Bool("json"))
 }
 
