@@ -150,7 +150,7 @@ func (t teamTimes) member(name string, m *team.Member) Check {
 		published += ", over a day ago (is its home off, or its syncs failing?)"
 	}
 	applied, _ := t.at(m.AppliedAt)
-	detail := fmt.Sprintf("published %s; applied here %s; %d entries", published, applied, m.Entries)
+	detail := fmt.Sprintf("published %s; applied here %s; %d %s", published, applied, m.Entries, plural(m.Entries, "entry", "entries"))
 	if n := len(m.Skipped); n > 0 {
 		status = Warn
 		detail += fmt.Sprintf("; %d left out, unreadable here (zylos-memory team status)", n)

@@ -170,7 +170,15 @@ func printSyncReport(e *env, rep *team.Report) {
 		pushed = "not published"
 		fmt.Fprintf(e.stderr, "zylos-memory: team sync: %v\n", rep.Problem)
 	}
-	fmt.Fprintf(e.stdout, "%d entries shared, %s\n", rep.Published, pushed)
+	fmt.Fprintf(e.stdout, "%s shared, %s\n", countEntries(rep.Published), pushed)
+}
+
+// countEntries is n with its noun.
+func countEntries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }
 
 func nonNil(s []string) []string {
@@ -211,7 +219,7 @@ func teamStatus(c *cli.Context) error {
 		if m.Gone {
 			state = "gone from the remote"
 		}
-		fmt.Fprintf(w, "member %s: %d entries, %s\n", name, m.Entries, state)
+		fmt.Fprintf(w, "member %s: %s, %s\n", name, countEntries(m.Entries), state)
 		for _, s := range m.Skipped {
 			fmt.Fprintf(w, "  skipped: %s\n", s)
 		}

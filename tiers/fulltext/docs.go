@@ -47,14 +47,15 @@ func recordDoc(path string) (doc, error) {
 // of the team it came from.
 const originLine = "from the home "
 
-// originIn is the home a record's document names as its origin, "".
-func originIn(body string) string {
+// originIn is the home a record's document names as its origin ("" for
+// none), and the document without that line.
+func originIn(body string) (origin, rest string) {
 	i := strings.LastIndex(body, "\n"+originLine)
 	if i < 0 {
-		return ""
+		return "", body
 	}
-	name, _, _ := strings.Cut(body[i+1+len(originLine):], "\n")
-	return name
+	name, after, _ := strings.Cut(body[i+1+len(originLine):], "\n")
+	return name, body[:i+1] + after
 }
 
 // contentText renders a record's content, field by field in name order,

@@ -228,10 +228,10 @@ func (s snapshot) excerpts(ctx context.Context, hits []Hit, ts []string) error {
 		n := min(len(ids), batch)
 		err := s.texts(ctx, ids[:n], func(id int64, body string) {
 			t := at[id]
-			*t.excerpt, *t.text = excerpt(body, ts), body
 			if t.origin != nil {
-				*t.origin = originIn(body)
+				*t.origin, body = originIn(body) // shown apart from the excerpt
 			}
+			*t.excerpt, *t.text = excerpt(body, ts), body
 		})
 		if err != nil {
 			return err
