@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/zylos/zylos-memory/internal/gitobj"
 	"github.com/zylos/zylos-memory/internal/regfile"
 )
 
@@ -125,16 +126,7 @@ func (e *engine) stage(parent plumbing.Hash, files []worktreeFile) (*staged, err
 
 // writeCommit writes the commit of tree on parent (zero for the first).
 func (e *engine) writeCommit(tree, parent plumbing.Hash, msg string, when time.Time) (plumbing.Hash, error) {
-	sig := object.Signature{Name: authorName, Email: authorEmail, When: when}
-	c := &object.Commit{Author: sig, Committer: sig, Message: msg, TreeHash: tree}
-	if !parent.IsZero() {
-		c.ParentHashes = []plumbing.Hash{parent}
-	}
-	obj := e.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return e.st.SetEncodedObject(obj)
+	return gitobj.Commit(e.st, tree, parent, object.Signature{Name: authorName, Email: authorEmail, When: when}, msg)
 }
 
 // writeTree writes the tree at prefix (hash old, zero when new) with the
@@ -204,23 +196,11 @@ func (e *engine) writeTree(old plumbing.Hash, prefix string, changes map[string]
 	if len(entries) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	t := &object.Tree{}
+	t := make([]object.TreeEntry, 0, len(entries))
 	for _, en := range entries {
-		t.Entries = append(t.Entries, en)
+		t = append(t, en)
 	}
-	// git's order: a directory sorts as its name followed by "/".
-	key := func(en object.TreeEntry) string {
-		if en.Mode == filemode.Dir {
-			return en.Name + "/"
-		}
-		return en.Name
-	}
-	sort.Slice(t.Entries, func(a, b int) bool { return key(t.Entries[a]) < key(t.Entries[b]) })
-	obj := e.st.NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return e.st.SetEncodedObject(obj)
+	return gitobj.Tree(e.st, t)
 }
 
 // note records a changed file, and for a watched one the lines it lost.
@@ -322,22 +302,8 @@ func (e *engine) blob(h plumbing.Hash) []byte {
 	return data
 }
 
-// writeBlob writes data as a loose blob. It does not look first whether
-// the blob is kept already: that would read the index of every pack of
-// the journal (tens of milliseconds on a long one), and a loose copy of a
-// packed object is only pruned by the next gc.
-func (e *engine) writeBlob(data []byte) (plumbing.Hash, error) {
-	obj := e.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	w.Write(data)
-	w.Close()
-	return e.st.SetEncodedObject(obj)
-}
+// writeBlob writes data as a loose blob (see gitobj.Blob).
+func (e *engine) writeBlob(data []byte) (plumbing.Hash, error) { return gitobj.Blob(e.st, data) }
 
 // errRefMoved is a branch that another writer moved between its read and
 // its update: the commit is not made.

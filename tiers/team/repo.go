@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/zylos/zylos-memory/internal/gitobj"
 	"github.com/zylos/zylos-memory/tiers/journal"
 )
 
@@ -153,89 +153,39 @@ func (r *repo) setRef(ctx context.Context, name string, h, old plumbing.Hash) er
 	return err
 }
 
-// blob stores data, answering its hash.
-func (r *repo) blob(data []byte) (plumbing.Hash, error) {
-	obj := r.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := w.Write(data); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return r.st.SetEncodedObject(obj)
-}
-
 // tree stores the tree of files (slash-separated paths to contents),
 // answering its hash.
 func (r *repo) tree(files map[string][]byte) (plumbing.Hash, error) {
-	type node struct {
-		blob plumbing.Hash
-		kids map[string]*node
-	}
-	root := &node{kids: map[string]*node{}}
+	dirs := map[string]map[string][]byte{}
+	var entries []object.TreeEntry
 	for path, data := range files {
-		h, err := r.blob(data)
+		if dir, rest, deeper := strings.Cut(path, "/"); deeper {
+			if dirs[dir] == nil {
+				dirs[dir] = map[string][]byte{}
+			}
+			dirs[dir][rest] = data
+			continue
+		}
+		h, err := gitobj.Blob(r.st, data)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		n := root
-		parts := strings.Split(path, "/")
-		for _, dir := range parts[:len(parts)-1] {
-			if n.kids[dir] == nil {
-				n.kids[dir] = &node{kids: map[string]*node{}}
-			}
-			n = n.kids[dir]
-		}
-		n.kids[parts[len(parts)-1]] = &node{blob: h}
+		entries = append(entries, object.TreeEntry{Name: path, Mode: filemode.Regular, Hash: h})
 	}
-	var store func(n *node) (plumbing.Hash, error)
-	store = func(n *node) (plumbing.Hash, error) {
-		var t object.Tree
-		for name, kid := range n.kids {
-			if kid.kids == nil {
-				t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: kid.blob})
-				continue
-			}
-			h, err := store(kid)
-			if err != nil {
-				return plumbing.ZeroHash, err
-			}
-			t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
-		}
-		// git orders a tree by name, a directory's as if it ended in "/".
-		sortKey := func(e object.TreeEntry) string {
-			if e.Mode == filemode.Dir {
-				return e.Name + "/"
-			}
-			return e.Name
-		}
-		sort.Slice(t.Entries, func(i, j int) bool { return sortKey(t.Entries[i]) < sortKey(t.Entries[j]) })
-		obj := r.st.NewEncodedObject()
-		if err := t.Encode(obj); err != nil {
+	for dir, below := range dirs {
+		h, err := r.tree(below)
+		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		return r.st.SetEncodedObject(obj)
+		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
 	}
-	return store(root)
+	return gitobj.Tree(r.st, entries)
 }
 
 // commit stores a commit of tree on parent (zero: none).
 func (r *repo) commit(tree, parent plumbing.Hash, message string, when time.Time) (plumbing.Hash, error) {
 	sig := object.Signature{Name: "zylos-memory", Email: "zylos-memory@localhost", When: when.UTC()}
-	c := object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
-	if !parent.IsZero() {
-		c.ParentHashes = []plumbing.Hash{parent}
-	}
-	obj := r.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return r.st.SetEncodedObject(obj)
+	return gitobj.Commit(r.st, tree, parent, sig, message)
 }
 
 // The bounds of a member's tree as read: a member can push a tree of

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/zylos/zylos-memory/internal/gitobj"
 	"github.com/zylos/zylos-memory/tiers/records"
 )
 
@@ -444,17 +444,12 @@ func TestReviewUnreadableLocalRecordIsNotOverwritten(t *testing.T) {
 // hold one blob of size bytes: a push of a few hundred KB.
 func (m *memberRemote) publishShared(n, size int) {
 	m.t.Helper()
-	blob, err := m.repo.blob(bytes.Repeat([]byte("x"), size))
+	blob, err := gitobj.Blob(m.repo.st, bytes.Repeat([]byte("x"), size))
 	if err != nil {
 		m.t.Fatal(err)
 	}
 	store := func(t *object.Tree) plumbing.Hash {
-		sort.Slice(t.Entries, func(i, j int) bool { return t.Entries[i].Name < t.Entries[j].Name })
-		obj := m.repo.st.NewEncodedObject()
-		if err := t.Encode(obj); err != nil {
-			m.t.Fatal(err)
-		}
-		h, err := m.repo.st.SetEncodedObject(obj)
+		h, err := gitobj.Tree(m.repo.st, t.Entries)
 		if err != nil {
 			m.t.Fatal(err)
 		}
@@ -464,7 +459,7 @@ func (m *memberRemote) publishShared(n, size int) {
 	for i := 0; i < n; i++ {
 		decisions.Entries = append(decisions.Entries, object.TreeEntry{Name: fmt.Sprintf("e%06d.json", i), Mode: filemode.Regular, Hash: blob})
 	}
-	home, err := m.repo.blob([]byte(`{"name": "` + m.name + `", "home_id": "x", "format": 1}`))
+	home, err := gitobj.Blob(m.repo.st, []byte(`{"name": "`+m.name+`", "home_id": "x", "format": 1}`))
 	if err != nil {
 		m.t.Fatal(err)
 	}
