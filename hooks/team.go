@@ -27,8 +27,8 @@ func teamLine(l tiers.Layout, cmd string) string {
 	if _, err := team.ReadConfig(l); err != nil {
 		return "" // in no team; a broken membership is the doctor's to say
 	}
-	arrived := team.Unannounced(l, true)
 	st := team.ReadState(l)
+	arrived := team.Unannounced(l, st, true)
 	refused := untoldRefused(l, st.Refused)
 	var said []string
 	if arrived > 0 {

@@ -191,7 +191,8 @@ func (s *syncer) decide(member string, b, t *Entry, o *local) (step, bool) {
 	if o.origin != "" {
 		ourText.Home = o.origin
 	}
-	ourRev := s.revOf(st.key, o.publishedDigest(s.cfg.Name))
+	shared := o.shared(s.cfg.Name)
+	ourRev := s.revOf(st.key, shared.digest())
 	st.take = ours.text() != t.text() && (t.Rev > ourRev || t.Rev == ourRev && member > s.cfg.Name)
 	winner := ours.text()
 	if st.take {

@@ -60,10 +60,9 @@ func Conflicts(l tiers.Layout) ([]ConflictEntry, error) {
 // Members lists the other homes a sync has seen, by name.
 func (st *Status) Members() []string { return st.State.members() }
 
-// Unannounced is how many entries arrived since SessionStart last told
-// (and, with mark, marks them told).
-func Unannounced(l tiers.Layout, mark bool) int {
-	st := ReadState(l)
+// Unannounced is how many entries of those st counts arrived since
+// SessionStart last told (and, with mark, marks them told).
+func Unannounced(l tiers.Layout, st State, mark bool) int {
 	told := 0
 	if data, err := regfile.ReadFileLimit(announcedPath(l), 64); err == nil {
 		told, _ = strconv.Atoi(string(data))

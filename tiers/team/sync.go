@@ -329,11 +329,8 @@ func (s *syncer) publish(ctx context.Context) (plumbing.Hash, error) {
 		if l.private != "" {
 			continue
 		}
-		e := *l.entry
-		e.Origin, e.Conflict, e.History = l.origin, l.conflict, s.st.History[key]
-		if e.Origin == "" {
-			e.Origin = s.cfg.Name
-		}
+		e := l.shared(s.cfg.Name)
+		e.History = s.st.History[key]
 		digest := e.digest()
 		e.Rev = s.revOf(key, digest)
 		if p, ok := s.st.Published[key]; ok && p.Digest == digest {
@@ -456,11 +453,10 @@ func (s *syncer) keepSecretsLocal(ctx context.Context) error {
 		if l.private != "" {
 			continue
 		}
-		if p, ok := s.st.Published[key]; ok && p.Digest == l.publishedDigest(s.cfg.Name) {
+		e := l.shared(s.cfg.Name)
+		if p, ok := s.st.Published[key]; ok && p.Digest == e.digest() {
 			continue // published as it is: scanned then
 		}
-		e := *l.entry
-		e.Conflict = l.conflict
 		texts[key] = plainText(&e)
 	}
 	if len(texts) == 0 {
@@ -507,14 +503,15 @@ func (s *syncer) keepSecretsLocal(ctx context.Context) error {
 	})
 }
 
-// publishedDigest is the digest the entry would be published with.
-func (l *local) publishedDigest(me string) string {
+// shared is the entry as this home publishes it, but for its revision,
+// history and session, which the publish adds.
+func (l *local) shared(me string) Entry {
 	e := *l.entry
 	e.Origin, e.Conflict = l.origin, l.conflict
 	if e.Origin == "" {
 		e.Origin = me
 	}
-	return e.digest()
+	return e
 }
 
 // conflicts counts the local entries holding a conflict.
