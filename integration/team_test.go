@@ -504,3 +504,20 @@ func TestTeamServiceSyncsEveryPeriod(t *testing.T) {
 		t.Errorf("b's markdown lacks the entry's origin:\n%s", md)
 	}
 }
+
+// A remote given as a path relative to where the command runs is that
+// path, as git clone reads it, though the exchange's git runs elsewhere.
+func TestTeamJoinRelativePath(t *testing.T) {
+	bare := bareTeamRemote(t)
+	testutil.ScanBinary(t)
+	zylos := filepath.Join(t.TempDir(), "h")
+	r := testutil.Run{ZylosDir: zylos, Dir: filepath.Dir(bare)}
+	r.Exec(t, "init")
+	res := r.Exec(t, "team", "join", "./"+filepath.Base(bare), "--name", "h")
+	if res.Code != 0 || !strings.Contains(res.Stdout, "joined the team at "+bare+" as h") {
+		t.Fatalf("join by a relative path: %+v", res)
+	}
+	if res := (testutil.Run{ZylosDir: zylos}).Exec(t, "team", "sync"); res.Code != 0 {
+		t.Errorf("a sync from elsewhere: %+v", res)
+	}
+}

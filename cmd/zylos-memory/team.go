@@ -75,10 +75,11 @@ func teamJoin(c *cli.Context) error {
 		host, _ := os.Hostname()
 		name = hostName(host)
 	}
-	if _, err := team.Join(c.Context, e.layout, nil, url, name, e.now()); err != nil {
+	cfg, err := team.Join(c.Context, e.home, url, name)
+	if err != nil {
 		return cli.Exit("zylos-memory: "+err.Error(), 1)
 	}
-	fmt.Fprintf(e.stdout, "joined the team at %s as %s\n", url, name)
+	fmt.Fprintf(e.stdout, "joined the team at %s as %s\n", cfg.URL, cfg.Name)
 	return runTeamSync(c, e, false)
 }
 

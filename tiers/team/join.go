@@ -6,21 +6,27 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
 	"github.com/zylos/zylos-memory/internal/regfile"
 	"github.com/zylos/zylos-memory/tiers"
+	"github.com/zylos/zylos-memory/tiers/home"
 )
 
-// Join makes the home l a member of the team at url under name: the
+// Join makes the home h a member of the team at url under name: the
 // remote must answer, and no other home may publish under that name
-// there. Joining again with the same name keeps the membership.
-func Join(ctx context.Context, l tiers.Layout, environ []string, url, name string, now time.Time) (Config, error) {
+// there. A remote given as a relative path is the request's (h.Cwd), as
+// git clone reads it. Joining again with the same name keeps the
+// membership.
+func Join(ctx context.Context, h *home.Home, url, name string) (Config, error) {
+	l, environ, now := h.Layout, h.Environ, h.Now()
 	if url == "" || strings.HasPrefix(url, "-") {
 		return Config{}, fmt.Errorf("team join: %q is not a git remote", url)
 	}
+	url = localURL(url, h.Cwd)
 	if !ValidName(name) {
 		return Config{}, fmt.Errorf("team join: %q cannot name a home: use lowercase letters, digits, '.', '_' or '-' (at most 63)", name)
 	}
@@ -60,6 +66,24 @@ func Join(ctx context.Context, l tiers.Layout, environ []string, url, name strin
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// localURL is url made absolute when it is a relative path to something
+// that exists from cwd: the exchange's git runs in its own repository,
+// where the user's relative path would lead nowhere. A URL with a scheme,
+// or git's host:path form (a ':' before any '/'), is left as it is.
+func localURL(url, cwd string) string {
+	if filepath.IsAbs(url) || cwd == "" || strings.Contains(url, "://") {
+		return url
+	}
+	if colon := strings.IndexByte(url, ':'); colon >= 0 && !strings.Contains(url[:colon], "/") {
+		return url
+	}
+	abs := filepath.Join(cwd, url)
+	if _, err := os.Stat(abs); err != nil {
+		return url
+	}
+	return abs
 }
 
 // homeID is the home's id: the one it had, else a new one, kept.

@@ -389,7 +389,7 @@ func TestReviewRejoinUnderOwnName(t *testing.T) {
 	if _, err := Leave(a.h.Layout); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Join(context.Background(), a.h.Layout, a.h.Environ, remote, "a", a.now); err != nil {
+	if _, err := Join(context.Background(), a.h, remote, "a"); err != nil {
 		t.Errorf("join again as a: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func newTestHome(t testing.TB, name, remote string) *testHome {
 	}
 	th := &testHome{t: t, name: name, now: now}
 	th.h = home.Of(l, home.Options{Now: func() time.Time { return th.now }, Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}})
-	if _, err := Join(context.Background(), l, th.h.Environ, remote, name, now); err != nil {
+	if _, err := Join(context.Background(), th.h, remote, name); err != nil {
 		t.Fatal(err)
 	}
 	return th
