@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zylos/zylos-memory/internal/atomicfile"
+	"github.com/zylos/zylos-memory/tiers"
 )
 
 // Server serves the dashboard of one home on one address.
@@ -120,8 +121,19 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	err := s.http.Shutdown(ctx)
-	if rmErr := os.Remove(AddrPath(s.o.Layout)); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && err == nil {
+	if rmErr := Unserved(s.o.Layout); err == nil {
 		err = rmErr
 	}
 	return err
+}
+
+// Unserved removes the address file of l's dashboard: the service calls
+// it at start, before it knows whether it will serve one, as a file left
+// by a service that was killed names a port anyone may hold by now, and
+// `zylos-memory ui` would hand them the token.
+func Unserved(l tiers.Layout) error {
+	if err := os.Remove(AddrPath(l)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }

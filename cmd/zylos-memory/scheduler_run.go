@@ -117,6 +117,9 @@ func raiseFileLimit() {
 // serveDashboard starts the dashboard unless addr is "off"; a dashboard
 // that cannot start is logged and the service runs on without it.
 func serveDashboard(addr string, e *env, log *slog.Logger) *dashboard.Server {
+	if err := dashboard.Unserved(e.layout); err != nil {
+		log.Warn("dashboard: the address a previous service left", "err", err)
+	}
 	if addr == dashboard.Off {
 		return nil
 	}
