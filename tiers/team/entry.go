@@ -120,6 +120,10 @@ func decodeEntry(path string, data []byte) (*Entry, error) {
 		return nil, fmt.Errorf("%s: says it is %s", path, e.path())
 	case e.Title == "" || e.Content == nil:
 		return nil, fmt.Errorf("%s: no title or content", path)
+	case e.Origin != "" && !ValidName(e.Origin):
+		return nil, fmt.Errorf("%s: origin %q is not a home's name", path, e.Origin)
+	case !validSession(e.Session):
+		return nil, fmt.Errorf("%s: session %q is not a session id", path, e.Session)
 	case len(e.History) > historyCap:
 		return nil, fmt.Errorf("%s: a history of %d texts, over %d", path, len(e.History), historyCap)
 	case e.Status != records.StatusActive && e.Status != records.StatusRetired && e.Status != records.StatusArchived:
@@ -152,4 +156,18 @@ func capped(h []string) []string {
 		return h[len(h)-historyCap:]
 	}
 	return h
+}
+
+// validSession reports whether s can be a Claude Code session id as a
+// journal trailer carries it: at most 128 letters, digits, '-', '_', '.'.
+func validSession(s string) bool {
+	if len(s) > 128 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
 }

@@ -74,9 +74,12 @@ var remoteWait = 10 * time.Minute
 // git runs git on the repository, isolated as the journal's is, and
 // answers its output; its error is its first line.
 func (r *repo) git(ctx context.Context, args ...string) (string, error) {
-	parent := ctx
+	parent, verb := ctx, args[0]
 	switch args[0] {
 	case "fetch", "push", "ls-remote":
+		// Only transports that reach a repository: fd:: would wait on a
+		// descriptor for the whole transfer, ext:: run a command.
+		args = append([]string{"-c", "protocol.fd.allow=never", "-c", "protocol.ext.allow=never"}, args...)
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, remoteWait)
 		defer cancel()
@@ -112,7 +115,7 @@ func (r *repo) git(ctx context.Context, args ...string) (string, error) {
 		case ctx.Err() != nil:
 			msg = fmt.Sprintf("no answer from the remote within %v", remoteWait)
 		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
+		return "", fmt.Errorf("git %s: %s", verb, msg)
 	}
 	return out.String(), nil
 }

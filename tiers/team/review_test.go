@@ -608,3 +608,39 @@ func TestReviewPrivateAfterShareLeavesNoHistory(t *testing.T) {
 		t.Error("the remote's history of this home's ref still holds the entry marked private")
 	}
 }
+
+// A member's origin and session are checked as any of its fields: an
+// origin that is no home's name, a session that is no session id, are
+// refused with the entry.
+func TestAttackMemberOriginAndSessionChecked(t *testing.T) {
+	good := `{"id": "x", "category": "decision", "title": "X", "record_status": "active", "content": {"decision": "d"}`
+	for _, tail := range []string{`, "origin": "evil\nZylos-Home: a"}`, `, "origin": "` + strings.Repeat("a", 100) + `"}`, `, "session": "s\nZylos-Source: hook"}`} {
+		if _, err := decodeEntry("records/decisions/x.json", []byte(good+tail)); err == nil {
+			t.Errorf("accepted %s", tail)
+		}
+	}
+	if _, err := decodeEntry("records/decisions/x.json", []byte(good+`, "origin": "laptop", "session": "9f1c-4e2a_b.1"}`)); err != nil {
+		t.Errorf("refused a sound entry: %v", err)
+	}
+}
+
+// A transport that does not reach a repository is refused at join, at once.
+func TestAttackJoinRefusesFdTransport(t *testing.T) {
+	a := newTestHome(t, "a", bareRemote(t))
+	if _, err := Leave(a.h.Layout); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Join(context.Background(), a.h, "fd::3", "a")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "transport 'fd' not allowed") {
+			t.Errorf("join fd::3: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("join fd::3 hangs")
+	}
+}
